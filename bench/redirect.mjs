@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// Redirect throughput: Hop (click recording on, 10k links, realistic user agents and referrers)
+// against a bare Fastify answering a fixed 302, measured alternately in the same run.
+// Usage: node bench/redirect.mjs [postgres|embedded]   (default postgres)
+import { freshPostgres, REFERRERS, seedLinks, startBaseline, startHop, USER_AGENTS } from './lib/servers.mjs';
+import { fmt, load, writeSection } from './lib/measure.mjs';
+
+const mode = process.argv[2] ?? 'postgres';
+const LINKS = 10_000;
+const ROUNDS = 2;
+
+const pg = mode === 'postgres' ? freshPostgres() : null;
+// HOP_BENCH_PROFILE=<dir> writes a CPU profile of the Hop server there (node --cpu-prof).
+const profile = process.env.HOP_BENCH_PROFILE;
+const hop = await startHop({ DATABASE_URL: pg ? pg.url : '' }, profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []);
+const baseline = await startBaseline();
+try {
+  process.stderr.write(`seeding ${LINKS} links on ${mode}...\n`);
+  const { slugs } = await seedLinks(hop.url, LINKS);
+  const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
+  const visits = (url) => ({
+    url,
+    requests: [{
+      setupRequest: (req) => {
+        const referer = pick(REFERRERS);
+        return { ...req, path: `/${pick(slugs)}`, headers: { 'user-agent': pick(USER_AGENTS), ...(referer ? { referer } : {}) } };
+      },
+    }],
+  });
+  // Warm both (Hop's cache, JIT), then alternate so drift hits both alike.
+  await load({ ...visits(hop.url), duration: 3 });
+  await load({ ...visits(baseline.url), duration: 2 });
+  const runs = { hop: [], baseline: [] };
+  for (let i = 0; i < ROUNDS; i++) {
+    runs.baseline.push(await load(visits(baseline.url)));
+    runs.hop.push(await load(visits(hop.url)));
+  }
+  const avg = (rs, k) => rs.reduce((s, r) => s + r[k], 0) / rs.length;
+  const h = { rps: avg(runs.hop, 'rps'), p99: avg(runs.hop, 'p99'), errors: runs.hop.reduce((s, r) => s + r.errors + r.non2xx3xx, 0) };
+  const b = { rps: avg(runs.baseline, 'rps'), p99: avg(runs.baseline, 'p99') };
+  const ratio = h.rps / b.rps;
+  const p99Ratio = h.p99 / Math.max(b.p99, 1);
+  const lines = [
+    `Database: ${mode}. ${LINKS.toLocaleString()} links, 50 connections, ${ROUNDS} alternating rounds of 8 s, random slugs, six user agents (one a bot), five referrers.`,
+    '',
+    '| | requests/s | p99 latency | errors |',
+    '|---|---|---|---|',
+    `| bare Fastify fixed 302 (baseline) | ${fmt(b.rps)} | ${fmt(b.p99)} ms | |`,
+    `| Hop redirect | ${fmt(h.rps)} | ${fmt(h.p99)} ms | ${h.errors} |`,
+    `| **ratio** | **${fmt(ratio, 2)}** (target ≥ 0.8) | **${fmt(p99Ratio, 2)}x** (target < 1.5x) | |`,
+  ].join('\n');
+  console.log(lines);
+  writeSection(`Redirect (${mode})`, lines);
+} finally {
+  await baseline.stop();
+  await hop.stop();
+  pg?.drop();
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// `npm run bench`: builds, then runs every benchmark in turn; each writes its section of
+// docs/performance.md. Benchmarks start their own servers and use loopback only.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const only = process.argv.slice(2);
+const runs = [
+  ['redirect.mjs', 'postgres'],
+  ['redirect.mjs', 'embedded'],
+  ['analytics.mjs'],
+  ...readdirSync(new URL('.', import.meta.url))
+    .filter((f) => f.endsWith('.mjs') && !['run-all.mjs', 'redirect.mjs', 'analytics.mjs'].includes(f))
+    .map((f) => [f]),
+].filter(([f]) => only.length === 0 || only.some((o) => f.startsWith(o)));
+
+if (spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' }).status !== 0) process.exit(1);
+let failed = 0;
+for (const [file, ...args] of runs) {
+  process.stdout.write(`\n### ${file} ${args.join(' ')}\n`);
+  const r = spawnSync(process.execPath, [`bench/${file}`, ...args], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,115 @@
+import { Command, Errors, type Interfaces } from '@oclif/core';
+import { createHopClient, type HopClient } from '@hop/shared/client';
+import { Flags } from '@oclif/core';
+import { AuthRequiredError, UsageError, describeError, exitCodeFor } from './errors.js';
+import { DEFAULT_RETRY, NO_RETRY, withRetry } from './api-retry.js';
+import { credentialKind, openConfigStore, resolveSettings, type ConfigStore, type Settings } from './config-store.js';
+import { refreshIfExpiring } from './oauth-login.js';
+import { printRecord } from './render.js';
+
+export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
+export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
+
+/**
+ * What every `hop` command shares: `--json` (oclif prints whatever `run()` returns, which is the
+ * response's `data`), settings, the API client, prompts only where a human can answer, and one
+ * line on stderr with a fixed exit code when something fails.
+ */
+export abstract class BaseCommand<T extends typeof Command> extends Command {
+  static enableJsonFlag = true;
+  static baseFlags = {
+    retry: Flags.boolean({
+      default: true,
+      allowNo: true,
+      helpGroup: 'GLOBAL',
+      description: 'retry 429 and 5xx answers with backoff, waiting as long as Retry-After says (--no-retry: fail at once)',
+    }),
+  };
+  /** Commands that handle the stored OAuth login themselves (login, logout) skip the refresh. */
+  static skipRefresh = false;
+
+  protected flags!: CommandFlags<T>;
+  protected args!: CommandArgs<T>;
+  protected store!: ConfigStore;
+  protected settings!: Settings;
+  #client?: HopClient;
+
+  public async init(): Promise<void> {
+    await super.init();
+    const { args, flags } = await this.parse({
+      flags: this.ctor.flags,
+      baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
+      enableJsonFlag: this.ctor.enableJsonFlag,
+      args: this.ctor.args,
+      strict: this.ctor.strict,
+    });
+    this.flags = flags as CommandFlags<T>;
+    this.args = args as CommandArgs<T>;
+    this.store = openConfigStore();
+    this.settings = resolveSettings(this.store);
+    // A browser login's access token lasts an hour: refresh it (rotating the refresh token) first.
+    if (this.settings.credentialSource === 'config' && !(this.ctor as typeof BaseCommand).skipRefresh) {
+      await refreshIfExpiring(this.store, this.settings.apiUrl);
+      this.settings = resolveSettings(this.store);
+    }
+  }
+
+  /** The API client for the configured server and credential; exit 4 when there is none. */
+  protected get api(): HopClient {
+    const { credential, apiUrl } = this.settings;
+    if (!credential) throw new AuthRequiredError();
+    this.#client ??= this.clientFor(apiUrl, credential);
+    return this.#client;
+  }
+
+  /** A key goes in X-API-Key, anything else is a bearer token (CONTRACT 2). */
+  protected clientFor(apiUrl: string, credential: string): HopClient {
+    const auth = credentialKind(credential) === 'api-key' ? { apiKey: credential } : { token: credential };
+    const client = createHopClient({ baseUrl: apiUrl, userAgent: `hop-cli/${this.config.version}`, ...auth });
+    // Pipelines retry: 429 and 5xx come back after Retry-After or a backoff; writes carry an Idempotency-Key.
+    const retry = (this.flags as { retry?: boolean }).retry === false || process.env.HOP_NO_RETRY ? NO_RETRY : DEFAULT_RETRY;
+    return withRetry(client, retry, {
+      onRetry: ({ error, attempt, delayMs }) =>
+        process.stderr.write(`${error.code === 'RATE_LIMIT_EXCEEDED' ? 'Rate limited' : `${error.message} (${error.code})`}: retrying in ${Math.ceil(delayMs / 1000)} s (${attempt}/${retry.retries})\n`),
+    });
+  }
+
+  /** The workspace to act in: `--workspace`/HOP_WORKSPACE, else the stored default; a slug is looked up. */
+  protected async workspaceId(idOrSlug: string | undefined = this.settings.workspace): Promise<string> {
+    const api = this.api; // without a credential, logging in comes before choosing a workspace
+    if (!idOrSlug) throw new UsageError('no workspace selected: pass --workspace or run `hop workspaces use <slug>`');
+    if (idOrSlug.startsWith('ws_')) return idOrSlug;
+    const { data } = await api.call('listWorkspaces', {});
+    const found = data.find((w) => w.slug === idOrSlug);
+    if (!found) throw new UsageError(`no workspace "${idOrSlug}" among yours`);
+    return found.id;
+  }
+
+  /** A human can answer a prompt: stdin is a terminal and this is not a CI job. */
+  protected get interactive(): boolean {
+    return Boolean(process.stdin.isTTY) && !process.env.CI;
+  }
+
+  /** Data goes to stdout; this is for messages and progress, which never belong in a pipe. */
+  protected info(message: string): void {
+    if (!this.jsonEnabled()) process.stderr.write(`${message}\n`);
+  }
+
+  /**
+   * A secret the server shows only once (a key, a webhook secret): on a terminal the whole record;
+   * piped, the secret alone, so `SECRET=$(hop ...)` captures it. Nothing under --json, which
+   * prints the result itself.
+   */
+  protected showSecretOnce(record: Record<string, unknown>, secret: string): void {
+    if (this.jsonEnabled()) return;
+    if (process.stdout.isTTY) printRecord(record);
+    else process.stdout.write(`${secret}\n`);
+  }
+
+  protected async catch(err: Error & { exitCode?: number }): Promise<never> {
+    if (err instanceof Errors.ExitError) throw err;
+    process.stderr.write(`Error: ${describeError(err)}\n`);
+    if (process.env.HOP_DEBUG && err.stack) process.stderr.write(`${err.stack}\n`);
+    return this.exit(exitCodeFor(err)) as never;
+  }
+}

@@ -1,0 +1,18 @@
+import type { Domain } from '@hop/shared';
+import { BaseCommand } from '../../base-command.js';
+import { workspaceFlag } from '../../flags.js';
+import { printTable } from '../../render.js';
+import { domainColumns } from '../../resource-views.js';
+
+export default class DomainsList extends BaseCommand<typeof DomainsList> {
+  static summary = 'List the custom domains of the workspace, with their TXT records';
+  static flags = { workspace: workspaceFlag() };
+
+  async run(): Promise<Domain[]> {
+    const workspaceId = await this.workspaceId(this.flags.workspace);
+    const { data } = await this.api.call('listDomains', { params: { workspaceId } });
+    if (!this.jsonEnabled()) await printTable(data, domainColumns);
+    if (!data.length) this.info('No domains: add one with `hop domains add <name>`');
+    return data;
+  }
+}

@@ -1,0 +1,26 @@
+import { Args } from '@oclif/core';
+import type { Domain } from '@hop/shared';
+import { BaseCommand } from '../../base-command.js';
+import { domainIdFor } from '../../domain-ref.js';
+import { UsageError } from '../../errors.js';
+import { workspaceFlag, yesFlag } from '../../flags.js';
+import { askConfirm } from '../../prompts.js';
+
+export default class DomainsRemove extends BaseCommand<typeof DomainsRemove> {
+  static summary = 'Remove a custom domain (refused while links use it; asks first on a terminal)';
+  static args = { domain: Args.string({ required: true, description: 'domain name or id (dom_...)' }) };
+  static flags = { workspace: workspaceFlag(), yes: yesFlag() };
+
+  async run(): Promise<Domain> {
+    const workspaceId = await this.workspaceId(this.flags.workspace);
+    const domainId = await domainIdFor(this.api, workspaceId, this.args.domain);
+    if (!this.flags.yes) {
+      if (!this.interactive) throw new UsageError('refusing to remove without --yes when not on a terminal');
+      if (!(await askConfirm(`Remove ${this.args.domain}?`))) throw new UsageError('cancelled');
+    }
+    const { data } = await this.api.call('removeDomain', { params: { workspaceId, domainId } });
+    this.info(`Removed ${data.name} (${data.id})`);
+    if (!this.jsonEnabled() && !process.stdout.isTTY) process.stdout.write(`${data.id}\n`);
+    return data;
+  }
+}

@@ -1,0 +1,18 @@
+import type { ApiKey } from '@hop/shared';
+import { BaseCommand } from '../../base-command.js';
+import { workspaceFlag } from '../../flags.js';
+import { printTable } from '../../render.js';
+import { apiKeyColumns } from '../../access-views.js';
+
+export default class KeysList extends BaseCommand<typeof KeysList> {
+  static summary = 'List API keys (admins see every key of the workspace, others their own); never the keys themselves';
+  static flags = { workspace: workspaceFlag() };
+
+  async run(): Promise<ApiKey[]> {
+    const workspaceId = await this.workspaceId(this.flags.workspace);
+    const { data } = await this.api.call('listApiKeys', { params: { workspaceId } });
+    if (!this.jsonEnabled()) await printTable(data, apiKeyColumns);
+    if (!data.length) this.info('No API keys: create one with `hop keys create --name <name> --scope <scope>`');
+    return data;
+  }
+}

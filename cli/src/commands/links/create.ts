@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import { Args, Flags } from '@oclif/core';
+import type { CreateLinkBody, Link } from '@hop/shared';
+import { BaseCommand } from '../../base-command.js';
+import { linkFieldFlags, workspaceFlag } from '../../flags.js';
+import { linkBodyFromFlags } from '../../link-body.js';
+
+export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
+  static summary = 'Shorten a URL; prints the short URL';
+  static description = 'Piped or captured ($(hop links create ...)), stdout holds only the short URL.';
+  static examples = [
+    '<%= config.bin %> links create https://example.com/launch --slug launch --tag promo --expires 7d',
+    'URL=$(<%= config.bin %> links create https://example.com --utm-source newsletter)',
+  ];
+  static args = { url: Args.string({ required: true, description: 'destination: an absolute http(s) URL' }) };
+  static flags = {
+    workspace: workspaceFlag(),
+    ...linkFieldFlags(),
+    'idempotency-key': Flags.string({ description: 'reuse to make a retried create return the first link (default: random)' }),
+  };
+
+  async run(): Promise<Link> {
+    const workspaceId = await this.workspaceId(this.flags.workspace);
+    const body = { ...linkBodyFromFlags(this.flags), url: this.args.url } as CreateLinkBody;
+    const { data } = await this.api.call('createLink', {
+      params: { workspaceId },
+      body,
+      idempotencyKey: this.flags['idempotency-key'] ?? randomUUID(),
+    });
+    if (!this.jsonEnabled()) process.stdout.write(`${data.shortUrl}\n`);
+    if (process.stdout.isTTY) this.info(`Created ${data.id} → ${data.url}`);
+    return data;
+  }
+}

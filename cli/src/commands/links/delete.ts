@@ -1,0 +1,26 @@
+import { Args } from '@oclif/core';
+import type { Link } from '@hop/shared';
+import { BaseCommand } from '../../base-command.js';
+import { UsageError } from '../../errors.js';
+import { workspaceFlag, yesFlag } from '../../flags.js';
+import { askConfirm } from '../../prompts.js';
+
+export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
+  static summary = 'Delete a link (asks first on a terminal; --yes otherwise)';
+  static args = { linkId: Args.string({ required: true, description: 'link id (lnk_...)' }) };
+  static flags = { workspace: workspaceFlag(), yes: yesFlag() };
+
+  async run(): Promise<Link> {
+    const workspaceId = await this.workspaceId(this.flags.workspace);
+    const linkId = this.args.linkId;
+    if (!this.flags.yes) {
+      // A script must say --yes: a deletion is never the default of an unattended run.
+      if (!this.interactive) throw new UsageError('refusing to delete without --yes when not on a terminal');
+      if (!(await askConfirm(`Delete ${linkId}? Its short URL stops working.`))) throw new UsageError('cancelled');
+    }
+    const { data } = await this.api.call('deleteLink', { params: { workspaceId, linkId } });
+    this.info(`Deleted ${data.shortUrl} (${data.id})`);
+    if (!this.jsonEnabled() && !process.stdout.isTTY) process.stdout.write(`${data.id}\n`);
+    return data;
+  }
+}

@@ -1,0 +1,39 @@
+import { Flags } from '@oclif/core';
+import type { Link } from '@hop/shared';
+import { BaseCommand } from '../../base-command.js';
+import { workspaceFlag } from '../../flags.js';
+import { fetchAllLinks } from '../../link-batch.js';
+
+/** The CSV columns, in order: what `hop links import` reads first, then the read-only rest. */
+export const EXPORT_COLUMNS = [
+  'url', 'slug', 'domain', 'title', 'description', 'tags', 'expiresAt', 'expiredUrl', 'maxClicks',
+  'id', 'shortUrl', 'clicks', 'status', 'createdAt', 'updatedAt',
+] as const;
+
+export default class LinksExport extends BaseCommand<typeof LinksExport> {
+  static summary = 'Print every link of the workspace, as CSV or JSON (all pages)';
+  static description = 'The CSV reads back with `hop links import`; the JSON with `hop links apply -f` (read-only fields are ignored).';
+  static examples = ['<%= config.bin %> links export --format csv > links.csv', '<%= config.bin %> links export --format json > links.json'];
+  static flags = {
+    workspace: workspaceFlag(),
+    format: Flags.string({ options: ['csv', 'json'], default: 'csv', description: 'output format' }),
+  };
+
+  async run(): Promise<Link[] | void> {
+    const workspaceId = await this.workspaceId(this.flags.workspace);
+    // Oldest first, so that a re-import creates them in the same order.
+    const links = (await fetchAllLinks(this.api, workspaceId)).reverse();
+    if (this.jsonEnabled()) return links;
+    if (this.flags.format === 'json') {
+      process.stdout.write(`${JSON.stringify(links, null, 2)}\n`);
+    } else {
+      const { stringify } = await import('csv-stringify/sync');
+      const rows = links.map((l) => EXPORT_COLUMNS.map((c) => {
+        const v = (l as unknown as Record<string, unknown>)[c];
+        return Array.isArray(v) ? v.join(',') : v ?? '';
+      }));
+      process.stdout.write(stringify(rows, { header: true, columns: [...EXPORT_COLUMNS] }));
+    }
+    this.info(`Exported ${links.length} link(s).`);
+  }
+}

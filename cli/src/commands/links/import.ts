@@ -1,0 +1,84 @@
+import { readFile } from 'node:fs/promises';
+import { Args } from '@oclif/core';
+import { CreateLinkBodySchema, type CreateLinkBody } from '@hop/shared';
+import { BaseCommand } from '../../base-command.js';
+import { PartialSuccessError, UsageError } from '../../errors.js';
+import { workspaceFlag } from '../../flags.js';
+import { createInBulk, progressBar } from '../../link-batch.js';
+import { readStdin } from '../../prompts.js';
+
+/** CSV columns that become body fields; the other columns of `hop links export` are ignored. */
+const COLUMNS = ['url', 'slug', 'domain', 'title', 'description', 'tags', 'expiresAt', 'expiredUrl', 'maxClicks', 'utmSource', 'utmMedium', 'utmCampaign'] as const;
+const IGNORED = new Set(['id', 'shortUrl', 'clicks', 'status', 'createdAt', 'updatedAt', 'passwordProtected', 'createdBy']);
+
+/** One CSV row as a create body: empty cells are left out, tags split on commas, maxClicks a number. */
+export function rowToBody(row: Record<string, string>, line: number): CreateLinkBody {
+  const body: Record<string, unknown> = {};
+  for (const col of COLUMNS) {
+    const v = row[col]?.trim();
+    if (!v) continue;
+    body[col] = col === 'tags' ? v.split(',').map((t) => t.trim()).filter(Boolean) : col === 'maxClicks' ? Number(v) : v;
+  }
+  const parsed = CreateLinkBodySchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`line ${line}: ${issue.path.join('.') || 'row'}: ${issue.message}`);
+  }
+  return body as CreateLinkBody;
+}
+
+export interface ImportLine {
+  line: number;
+  success: boolean;
+  id?: string;
+  shortUrl?: string;
+  error?: { code: string; message: string };
+}
+
+export default class LinksImport extends BaseCommand<typeof LinksImport> {
+  static summary = 'Create links from a CSV file (header: url,slug,title,tags,...) through the bulk endpoint';
+  static description = [
+    'Columns: url (required), slug, domain, title, description, tags (comma-separated in one cell), expiresAt,',
+    'expiredUrl, maxClicks, utmSource, utmMedium, utmCampaign; other columns (those `hop links export` adds) are',
+    'ignored. Exit 0 when every row was created, 3 when some failed (each failure is reported).',
+  ].join('\n');
+  static examples = ['<%= config.bin %> links import links.csv', '<%= config.bin %> links export --format csv | <%= config.bin %> links import - -w other-workspace'];
+  static args = { file: Args.string({ required: true, description: 'the CSV file; - reads stdin' }) };
+  static flags = { workspace: workspaceFlag() };
+
+  async run(): Promise<void> {
+    const { file } = this.args;
+    const text = file === '-' ? await readStdin() : await readFile(file, 'utf8').catch((err) => {
+      throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+    });
+    const { parse } = await import('csv-parse/sync');
+    let rows: Record<string, string>[];
+    try {
+      rows = parse(text, { columns: true, skip_empty_lines: true, bom: true, trim: true });
+    } catch (err) {
+      throw new UsageError(`${file}: not valid CSV: ${(err as Error).message}`);
+    }
+    if (!rows.length) throw new UsageError(`${file}: no rows`);
+    const unknown = Object.keys(rows[0]).filter((c) => !(COLUMNS as readonly string[]).includes(c) && !IGNORED.has(c));
+    if (unknown.length) throw new UsageError(`${file}: unknown column(s) ${unknown.join(', ')}; known: ${COLUMNS.join(', ')}`);
+    const bodies = rows.map((r, i) => rowToBody(r, i + 2));
+    const workspaceId = await this.workspaceId(this.flags.workspace);
+    const json = this.jsonEnabled();
+    const tty = !json && Boolean(process.stderr.isTTY);
+    const bar = progressBar(bodies.length, tty);
+    const results = await createInBulk(this.api, workspaceId, bodies, (r) => {
+      bar.tick();
+      const line: ImportLine = r.success
+        ? { line: r.index + 2, success: true, id: r.link?.id, shortUrl: r.link?.shortUrl }
+        : { line: r.index + 2, success: false, error: r.error };
+      if (json) process.stdout.write(`${JSON.stringify(line)}\n`);
+      else if (r.success) process.stdout.write(`${r.link?.shortUrl}\n`);
+      else process.stderr.write(`${tty ? '\n' : ''}line ${line.line}: ${r.error?.message} (${r.error?.code})\n`);
+    });
+    bar.end();
+    const failed = results.filter((r) => !r.success).length;
+    this.info(`Imported ${results.length - failed} of ${results.length} link(s)${failed ? `; ${failed} failed` : ''}.`);
+    if (failed === results.length) throw new Error(`no link was created (first: ${results[0].error?.message})`);
+    if (failed) throw new PartialSuccessError(failed, results.length);
+  }
+}

@@ -1,0 +1,35 @@
+import type { Link, ListLinksQuery } from '@hop/shared';
+import { BaseCommand } from '../../base-command.js';
+import { linkListFlags, workspaceFlag } from '../../flags.js';
+import { printTable } from '../../render.js';
+import { linkColumns } from '../../resource-views.js';
+
+export default class LinksList extends BaseCommand<typeof LinksList> {
+  static summary = 'List and search links, newest first';
+  static examples = [
+    '<%= config.bin %> links list --tag promo --tag q4 --limit 50',
+    '<%= config.bin %> links list -q launch --json',
+    '<%= config.bin %> links list --all --created-after 7d',
+  ];
+  static flags = { workspace: workspaceFlag(), ...linkListFlags() };
+
+  async run(): Promise<Link[]> {
+    const workspaceId = await this.workspaceId(this.flags.workspace);
+    const { limit, sort, order, domain, tag, search, all } = this.flags;
+    const query = {
+      limit, sort, order, domain, tags: tag?.join(','), q: search, createdAfter: this.flags['created-after'],
+    } as ListLinksQuery;
+    const links: Link[] = [];
+    let cursor = this.flags.cursor;
+    do {
+      const page = await this.api.call('listLinks', { params: { workspaceId }, query: { ...query, cursor } });
+      links.push(...page.data);
+      cursor = page.pagination.nextCursor ?? undefined;
+    } while (all && cursor);
+    // The next cursor goes to stderr, so `--json` output stays exactly the list.
+    if (cursor) process.stderr.write(`More links: add --cursor ${cursor} (or --all)\n`);
+    if (!this.jsonEnabled()) await printTable(links, linkColumns);
+    if (!links.length) this.info('No links');
+    return links;
+  }
+}

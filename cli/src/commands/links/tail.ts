@@ -1,0 +1,65 @@
+import { Flags } from '@oclif/core';
+import type { HopEvent } from '@hop/shared';
+import { BaseCommand } from '../../base-command.js';
+import { AuthRequiredError } from '../../errors.js';
+import { workspaceFlag } from '../../flags.js';
+import { printRows } from '../../render.js';
+import { followEventStream } from '../../event-stream/sse-client.js';
+import { credentialHeaders, eventTime, stopSignal, writeJsonLine } from '../../event-stream/stream-session.js';
+
+/** The `data` of link.clicked and qr.scanned (SPEC "Payload data by event"). */
+interface ClickData {
+  linkId: string;
+  slug: string;
+  domain: string;
+  clickedAt: string;
+  country: string | null;
+  device: string | null;
+  browser: string | null;
+  referrer: string | null;
+  isBot: boolean;
+  qrId?: string;
+}
+
+export default class LinksTail extends BaseCommand<typeof LinksTail> {
+  static summary = 'Watch clicks and QR scans live';
+  static description =
+    'One line per visit: time, slug, country, device, browser, referrer, and "bot" for bots (they are shown, but do not ' +
+    'count in analytics). Piped: tab-separated time, type, slug, country, device, browser, referrer, isBot, link id. ' +
+    'With --json: a first line {"type":"ready",...}, then each event as a webhook receives it. Ctrl-C stops.';
+  static examples = ['<%= config.bin %> links tail', '<%= config.bin %> links tail --link lnk_... --json'];
+  static flags = {
+    workspace: workspaceFlag(),
+    link: Flags.string({ helpValue: '<id|slug>', description: 'only visits of this link (id or slug)' }),
+  };
+
+  async run(): Promise<undefined> {
+    const { credential, apiUrl } = this.settings;
+    if (!credential) throw new AuthRequiredError();
+    const workspaceId = await this.workspaceId(this.flags.workspace);
+    const only = this.flags.link;
+    const stop = stopSignal();
+    const tty = Boolean(process.stdout.isTTY);
+    await followEventStream({
+      baseUrl: apiUrl, workspaceId, events: ['link.clicked', 'qr.scanned'], signal: stop.signal,
+      headers: credentialHeaders(credential, `hop-cli/${this.config.version}`),
+      onReady: ({ sessionId, workspaceId: ws, events }, { reconnects }) => {
+        if (reconnects) return void process.stderr.write('Reconnected\n');
+        if (this.jsonEnabled()) writeJsonLine({ type: 'ready', sessionId, workspaceId: ws, events, link: only ?? null });
+        else this.info(`Watching ${only ? `visits of ${only}` : 'every visit'} in ${ws}; Ctrl-C to stop.`);
+      },
+      onEvent: ({ body }) => {
+        const event = JSON.parse(body) as HopEvent & { data: ClickData };
+        const d = event.data;
+        if (only && d.linkId !== only && d.slug !== only) return;
+        if (this.jsonEnabled()) return writeJsonLine(event);
+        const via = event.type === 'qr.scanned' ? 'qr' : 'link';
+        if (!tty) return printRows([[d.clickedAt, event.type, d.slug, d.country, d.device, d.browser, d.referrer, d.isBot, d.linkId]]);
+        const cells = [eventTime(d.clickedAt), d.slug, d.country ?? '--', d.device ?? '?', d.browser ?? '?', d.referrer ?? '(direct)'];
+        process.stdout.write(`${cells.join('  ')}${via === 'qr' ? '  qr' : ''}${d.isBot ? '  bot' : ''}\n`);
+      },
+      onReconnecting: ({ delayMs, error }) => process.stderr.write(`Disconnected (${error}); reconnecting in ${(delayMs / 1000).toFixed(1)} s\n`),
+    });
+    return undefined;
+  }
+}

@@ -1,0 +1,17 @@
+import type { Member } from '@hop/shared';
+import { BaseCommand } from '../../base-command.js';
+import { workspaceFlag } from '../../flags.js';
+import { printTable } from '../../render.js';
+import { memberColumns } from '../../access-views.js';
+
+export default class MembersList extends BaseCommand<typeof MembersList> {
+  static summary = 'List the members of the workspace and their roles';
+  static flags = { workspace: workspaceFlag() };
+
+  async run(): Promise<Member[]> {
+    const workspaceId = await this.workspaceId(this.flags.workspace);
+    const { data } = await this.api.call('listMembers', { params: { workspaceId } });
+    if (!this.jsonEnabled()) await printTable(data, memberColumns);
+    return data;
+  }
+}

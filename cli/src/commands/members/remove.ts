@@ -1,0 +1,25 @@
+import { Args } from '@oclif/core';
+import type { Member } from '@hop/shared';
+import { BaseCommand } from '../../base-command.js';
+import { UsageError } from '../../errors.js';
+import { workspaceFlag, yesFlag } from '../../flags.js';
+import { memberIdFor } from '../../member-ref.js';
+import { askConfirm } from '../../prompts.js';
+
+export default class MembersRemove extends BaseCommand<typeof MembersRemove> {
+  static summary = 'Remove a member (admins; owners for owners), or leave by naming yourself (asks first on a terminal)';
+  static args = { member: Args.string({ required: true, description: 'user id (usr_...) or e-mail' }) };
+  static flags = { workspace: workspaceFlag(), yes: yesFlag() };
+
+  async run(): Promise<Member> {
+    const workspaceId = await this.workspaceId(this.flags.workspace);
+    const userId = await memberIdFor(this.api, workspaceId, this.args.member);
+    if (!this.flags.yes) {
+      if (!this.interactive) throw new UsageError('refusing to remove without --yes when not on a terminal');
+      if (!(await askConfirm(`Remove ${this.args.member} from the workspace?`))) throw new UsageError('cancelled');
+    }
+    const { data } = await this.api.call('removeMember', { params: { workspaceId, userId } });
+    this.info(`Removed ${data.email} (${data.role})`);
+    return data;
+  }
+}

@@ -1,0 +1,18 @@
+import type { OAuthClient } from '@hop/shared';
+import { BaseCommand } from '../../base-command.js';
+import { workspaceFlag } from '../../flags.js';
+import { printTable } from '../../render.js';
+import { oauthClientColumns } from '../../access-views.js';
+
+export default class OAuthClientsList extends BaseCommand<typeof OAuthClientsList> {
+  static summary = 'List the OAuth clients registered by the workspace (never their secrets)';
+  static flags = { workspace: workspaceFlag() };
+
+  async run(): Promise<OAuthClient[]> {
+    const workspaceId = await this.workspaceId(this.flags.workspace);
+    const { data } = await this.api.call('listOAuthClients', { params: { workspaceId } });
+    if (!this.jsonEnabled()) await printTable(data, oauthClientColumns);
+    if (!data.length) this.info('No OAuth clients: register one with `hop oauth-clients create`');
+    return data;
+  }
+}

@@ -1,0 +1,50 @@
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { Args, Flags } from '@oclif/core';
+import { HopApiError } from '@hop/shared/client';
+import { BaseCommand } from '../../base-command.js';
+import { UsageError } from '../../errors.js';
+
+export default class QrDownload extends BaseCommand<typeof QrDownload> {
+  static summary = 'Save a QR code image (PNG, SVG or PDF as it was created)';
+  static description = 'Without --output, piped: the bytes go to stdout; on a terminal: saved under the name the server gives (<slug>.<format>).';
+  static examples = [
+    '<%= config.bin %> qr download qr_0Ppq8sWb3c1Fz9Xk2Lm4 --output launch.png',
+    '<%= config.bin %> qr download qr_0Ppq8sWb3c1Fz9Xk2Lm4 > launch.svg',
+  ];
+  static enableJsonFlag = false;
+  static args = { qrId: Args.string({ required: true, description: 'QR code id (qr_...)' }) };
+  static flags = { output: Flags.string({ char: 'o', helpValue: 'FILE', description: 'write the image to FILE ("-" for stdout)' }) };
+
+  async run(): Promise<void> {
+    const { qrId } = this.args;
+    if (!/^qr_[0-9A-Za-z]{16,}$/.test(qrId)) throw new UsageError(`"${qrId}" is not a QR code id (qr_...)`);
+    // Public: the download needs no credential, only the server.
+    const { request } = await import('undici');
+    const url = `${this.settings.apiUrl.replace(/\/+$/, '')}/v1/qr/${qrId}/download`;
+    let res;
+    try {
+      res = await request(url, { headers: { 'user-agent': `hop-cli/${this.config.version}` } });
+    } catch (err) {
+      throw new HopApiError('NETWORK_ERROR', `cannot reach ${this.settings.apiUrl}: ${(err as Error).message}`, 0);
+    }
+    if (res.statusCode !== 200) {
+      const text = await res.body.text();
+      let error: { code?: string; message?: string } = {};
+      try {
+        error = (JSON.parse(text) as { error: typeof error }).error ?? {};
+      } catch { /* not JSON */ }
+      throw new HopApiError((error.code ?? 'INTERNAL_ERROR') as never, error.message ?? `unexpected ${res.statusCode} answer`, res.statusCode);
+    }
+    const disposition = String(res.headers['content-disposition'] ?? '');
+    const suggested = /filename="([^"/\\]+)"/.exec(disposition)?.[1] ?? `${qrId}.bin`;
+    let output = this.flags.output;
+    if (!output) output = process.stdout.isTTY ? suggested : '-';
+    if (output === '-') {
+      await pipeline(res.body, process.stdout);
+      return;
+    }
+    await pipeline(res.body, createWriteStream(output));
+    this.info(`Saved ${output}`);
+  }
+}

@@ -1,0 +1,29 @@
+import { Args, Flags } from '@oclif/core';
+import type { QrCode } from '@hop/shared';
+import { BaseCommand } from '../../base-command.js';
+import { printTable } from '../../render.js';
+import { qrColumns } from '../../qr-views.js';
+
+export default class QrList extends BaseCommand<typeof QrList> {
+  static summary = 'List the QR codes of a link, newest first';
+  static args = { link: Args.string({ required: true, description: 'link id (lnk_...)' }) };
+  static flags = {
+    limit: Flags.integer({ min: 1, max: 100, description: 'codes per page (1-100, default 20)' }),
+    cursor: Flags.string({ description: 'the page after this cursor (printed on stderr after a page)' }),
+    all: Flags.boolean({ exclusive: ['cursor'], description: 'follow cursors and fetch every page' }),
+  };
+
+  async run(): Promise<QrCode[]> {
+    const codes: QrCode[] = [];
+    let cursor = this.flags.cursor;
+    do {
+      const page = await this.api.call('listQrCodes', { params: { linkId: this.args.link }, query: { limit: this.flags.limit, cursor } });
+      codes.push(...page.data);
+      cursor = page.pagination.nextCursor ?? undefined;
+    } while (this.flags.all && cursor);
+    if (cursor) process.stderr.write(`More QR codes: add --cursor ${cursor} (or --all)\n`);
+    if (!this.jsonEnabled()) await printTable(codes, qrColumns);
+    if (!codes.length) this.info('No QR codes');
+    return codes;
+  }
+}

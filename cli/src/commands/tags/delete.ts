@@ -1,0 +1,24 @@
+import { Args } from '@oclif/core';
+import type { TagSummary } from '@hop/shared';
+import { BaseCommand } from '../../base-command.js';
+import { UsageError } from '../../errors.js';
+import { workspaceFlag, yesFlag } from '../../flags.js';
+import { askConfirm } from '../../prompts.js';
+
+export default class TagsDelete extends BaseCommand<typeof TagsDelete> {
+  static summary = 'Remove a tag from every link (asks first on a terminal; --yes otherwise)';
+  static args = { name: Args.string({ required: true, description: 'the tag' }) };
+  static flags = { workspace: workspaceFlag(), yes: yesFlag() };
+
+  async run(): Promise<TagSummary> {
+    const workspaceId = await this.workspaceId(this.flags.workspace);
+    if (!this.flags.yes) {
+      if (!this.interactive) throw new UsageError('refusing to delete without --yes when not on a terminal');
+      if (!(await askConfirm(`Remove the tag ${this.args.name} from every link?`))) throw new UsageError('cancelled');
+    }
+    const { data } = await this.api.call('deleteTag', { params: { workspaceId, name: this.args.name } });
+    this.info(`Removed ${data.name} from ${data.linkCount} link${data.linkCount === 1 ? '' : 's'}`);
+    if (!this.jsonEnabled() && !process.stdout.isTTY) process.stdout.write(`${data.name}\n`);
+    return data;
+  }
+}

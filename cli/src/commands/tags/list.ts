@@ -1,0 +1,18 @@
+import type { TagSummary } from '@hop/shared';
+import { BaseCommand } from '../../base-command.js';
+import { workspaceFlag } from '../../flags.js';
+import { printTable } from '../../render.js';
+import { tagColumns } from '../../resource-views.js';
+
+export default class TagsList extends BaseCommand<typeof TagsList> {
+  static summary = 'List the tags in use, with how many links carry each';
+  static flags = { workspace: workspaceFlag() };
+
+  async run(): Promise<TagSummary[]> {
+    const workspaceId = await this.workspaceId(this.flags.workspace);
+    const { data } = await this.api.call('listTags', { params: { workspaceId } });
+    if (!this.jsonEnabled()) await printTable(data, tagColumns);
+    if (!data.length) this.info('No tags');
+    return data;
+  }
+}

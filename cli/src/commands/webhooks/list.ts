@@ -1,0 +1,18 @@
+import type { Webhook } from '@hop/shared';
+import { BaseCommand } from '../../base-command.js';
+import { workspaceFlag } from '../../flags.js';
+import { printTable } from '../../render.js';
+import { webhookColumns } from '../../webhook-views.js';
+
+export default class WebhooksList extends BaseCommand<typeof WebhooksList> {
+  static summary = 'List the webhooks of a workspace';
+  static flags = { workspace: workspaceFlag() };
+
+  async run(): Promise<Webhook[]> {
+    const workspaceId = await this.workspaceId(this.flags.workspace);
+    const { data } = await this.api.call('listWebhooks', { params: { workspaceId } });
+    if (!this.jsonEnabled()) await printTable(data, webhookColumns);
+    if (!data.length) this.info('No webhooks');
+    return data;
+  }
+}

@@ -1,0 +1,14 @@
+import type { Workspace } from '@hop/shared';
+import { BaseCommand } from '../../base-command.js';
+import { printTable } from '../../render.js';
+import { workspaceColumns } from '../../resource-views.js';
+
+export default class WorkspacesList extends BaseCommand<typeof WorkspacesList> {
+  static summary = 'List the workspaces you can access (* marks the default)';
+
+  async run(): Promise<Workspace[]> {
+    const { data } = await this.api.call('listWorkspaces', {});
+    if (!this.jsonEnabled()) await printTable(data, workspaceColumns(this.settings.workspace));
+    return data;
+  }
+}

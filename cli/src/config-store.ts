@@ -1,0 +1,64 @@
+import { mkdirSync } from 'node:fs';
+import Conf from 'conf';
+
+export const DEFAULT_API_URL = 'http://localhost:3000';
+
+/** What `hop login` and `hop workspaces use` write to disk. */
+export interface StoredSettings {
+  apiUrl?: string;
+  /** An API key (`hop_live_...`) or a session/bearer token. */
+  credential?: string;
+  /** The default workspace's id. */
+  workspace?: string;
+  /** Set by `hop login` through the browser: `credential` is then the OAuth access token. */
+  oauth?: StoredOAuth;
+}
+
+/** What the CLI keeps of an OAuth login to refresh and revoke it. */
+export interface StoredOAuth {
+  clientId: string;
+  refreshToken: string;
+  /** When the access token in `credential` expires (ISO). */
+  expiresAt: string;
+  scopes: string[];
+  workspaceId: string;
+}
+
+export type CredentialKind = 'api-key' | 'token' | 'oauth';
+
+/** The settings a command runs with: the stored ones, with the environment laid over them. */
+export interface Settings {
+  apiUrl: string;
+  credential?: string;
+  credentialKind?: CredentialKind;
+  credentialSource?: 'env' | 'config';
+  workspace?: string;
+  configPath: string;
+}
+
+export type ConfigStore = Conf<StoredSettings>;
+
+export function openConfigStore(env: NodeJS.ProcessEnv = process.env): ConfigStore {
+  const cwd = env.HOP_CONFIG_DIR || undefined;
+  // The file holds a credential: keep the directory and the file private to the user.
+  if (cwd) mkdirSync(cwd, { recursive: true, mode: 0o700 });
+  return new Conf<StoredSettings>({ projectName: 'hop', projectSuffix: '', cwd, configFileMode: 0o600 });
+}
+
+/** Keys and OAuth access tokens are recognised by their prefix; anything else is a session token. */
+export function credentialKind(credential: string): CredentialKind {
+  if (/^hop_(live|test)_/.test(credential)) return 'api-key';
+  return credential.startsWith('hopat_') ? 'oauth' : 'token';
+}
+
+export function resolveSettings(store: ConfigStore, env: NodeJS.ProcessEnv = process.env): Settings {
+  const credential = env.HOP_API_KEY || store.get('credential');
+  return {
+    apiUrl: env.HOP_API_URL || store.get('apiUrl') || DEFAULT_API_URL,
+    credential,
+    credentialKind: credential ? credentialKind(credential) : undefined,
+    credentialSource: env.HOP_API_KEY ? 'env' : credential ? 'config' : undefined,
+    workspace: env.HOP_WORKSPACE || store.get('workspace'),
+    configPath: store.path,
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * Prompts, loaded only when one is shown (@inquirer/prompts is heavy for a cold start). They draw
+ * on stderr so that stdout keeps only data. Callers check `interactive` first.
+ */
+const context = () => ({ output: process.stderr });
+
+export async function askSecret(message: string): Promise<string> {
+  const { password } = await import('@inquirer/prompts');
+  return password({ message, mask: '*' }, context());
+}
+
+export async function askText(message: string): Promise<string> {
+  const { input } = await import('@inquirer/prompts');
+  return input({ message, required: true }, context());
+}
+
+export async function askConfirm(message: string): Promise<boolean> {
+  const { confirm } = await import('@inquirer/prompts');
+  return confirm({ message, default: false }, context());
+}
+
+/** Everything piped into stdin, trimmed (`echo $TOKEN | hop login --with-token`). */
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').trim();
+}

@@ -1,0 +1,104 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from '../config.js';
+import type { Services } from '../services.js';
+import { randomBase62 } from '../domain/ids.js';
+import { errorHandlerPlugin, sendError } from './plugins/error-handler.js';
+import { metricsRoutes } from './plugins/metrics.js';
+import { parseJsonBody } from './plugins/json-body.js';
+import { openApiPlugin } from './plugins/openapi.js';
+import { authRoutes } from './routes/auth-routes.js';
+import { workspaceRoutes } from './routes/workspace-routes.js';
+import { memberRoutes } from './routes/member-routes.js';
+import { apiKeyRoutes } from './routes/api-key-routes.js';
+import { linkRoutes } from './routes/link-routes.js';
+import { analyticsRoutes } from './routes/analytics-routes.js';
+import { systemRoutes } from './routes/system-routes.js';
+import { redirectRoutes } from '../redirector/redirect-routes.js';
+import { domainRoutes } from './routes/domain-routes.js';
+import { tagRoutes } from './routes/tag-routes.js';
+import { qrRoutes } from './routes/qr-routes.js';
+import { webhookRoutes } from './routes/webhook-routes.js';
+import { eventStreamRoutes } from './routes/event-stream-routes.js';
+import { integrationRoutes } from './routes/integration-routes.js';
+import { oauthRoutes } from './routes/oauth-routes.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+// Request ids: a random prefix per process and a counter, so each costs no random bytes on the
+// hot path and ids from several processes never collide.
+const REQUEST_ID_PREFIX = randomBase62(8);
+let requestCounter = 0;
+function nextRequestId(): string {
+  requestCounter = (requestCounter + 1) % 218_340_105_584_896; // 62^8
+  let n = requestCounter;
+  let s = '';
+  for (let i = 0; i < 8; i++) {
+    s = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'[n % 62] + s;
+    n = Math.floor(n / 62);
+  }
+  return `req_${REQUEST_ID_PREFIX}${s}`;
+}
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+
+/** Builds the HTTP application (API, docs and redirector) without listening: main.ts listens. */
+export async function buildApp(config: Config, services: Services, opts: { version?: string; logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger === false ? false : {
+      level: config.logLevel,
+      // Request logs name the route, never the visitor: no IP, no headers, no query (tokens ride there).
+      serializers: {
+        req: (req: { method: string; url: string; id: string }) => ({ method: req.method, path: req.url.split('?')[0], id: req.id }),
+      },
+    },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustProxy ? config.trustProxy.split(',').map((s) => s.trim()) : false,
+    // Accept a caller's request id when it looks like one, so traces join up; else make one.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    return503OnClosing: true,
+    // Failures before routing (a path parameter over 200 characters, broken %-encoding) leave in
+    // the contract's shape too.
+    frameworkErrors: (err, req, reply) => {
+      const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path segment is longer than 200 characters' : 'the path is not a valid URL';
+      reply.header('x-request-id', req.id);
+      return sendError(reply, 'VALIDATION_ERROR', message, { issues: [{ path: 'path', message }] });
+    },
+  });
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  await app.register(errorHandlerPlugin);
+  // Registered on the root instance so its onResponse hook sees every route, redirects included.
+  await metricsRoutes(app, { services });
+  await app.register(openApiPlugin, { baseUrl: config.baseUrl, version: opts.version ?? '0.1.0' });
+  const deps = { services, adminToken: config.adminToken };
+  // A fleet may split the parts: HOP_DISABLE=api leaves a redirector, =redirector an API server.
+  if (!config.disabled.has('api')) await app.register(async (scope) => {
+    await authRoutes(scope, deps);
+    await workspaceRoutes(scope, deps);
+    await memberRoutes(scope, deps);
+    await apiKeyRoutes(scope, deps);
+    await linkRoutes(scope, deps);
+    await domainRoutes(scope, deps);
+    await tagRoutes(scope, deps);
+    await analyticsRoutes(scope, deps);
+    await qrRoutes(scope, deps);
+    await webhookRoutes(scope, deps);
+    await eventStreamRoutes(scope, deps);
+    await integrationRoutes(scope, deps);
+    // Its own scope: form bodies and cookies are parsed there only.
+    await scope.register(async (oauthScope) => oauthRoutes(oauthScope, { ...deps, baseUrl: config.baseUrl }));
+  });
+  await app.register(async (scope) => systemRoutes(scope, deps));
+  if (!config.disabled.has('redirector')) await app.register(redirectRoutes, { redirector: services.redirector, hostDomains: services.hostDomains, qrTargets: services.qrTargets });
+  return app;
+}

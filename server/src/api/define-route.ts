@@ -1,0 +1,136 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ErrorBodySchema, routes, type RouteName, type Routes } from '@hop/shared';
+import type { z } from 'zod';
+import type { Principal } from '../domain/auth/credentials.js';
+import type { Membership } from '../domain/workspaces/workspaces-service.js';
+import type { Services } from '../services.js';
+import { authorize } from './plugins/authentication.js';
+import { limitRefused, limitRequest } from './plugins/rate-limits.js';
+import { HopError } from '../domain/errors.js';
+
+type Out<N extends RouteName> = Routes[N] extends { bare: true }
+  ? { data: z.output<Routes[N]['response']> }
+  : Omit<z.output<Routes[N]['response']>, 'success'>;
+type In<N extends RouteName, K extends 'params' | 'query' | 'body'> = Routes[N] extends { [P in K]: infer S extends z.ZodType } ? z.output<S> : undefined;
+
+export interface RouteContext<N extends RouteName> {
+  params: In<N, 'params'>;
+  query: In<N, 'query'>;
+  body: In<N, 'body'>;
+  /** Set for every route but public and admin ones. */
+  principal: Principal;
+  /** Set for routes with a `workspaceId` in their path. */
+  membership: Membership;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface ApiDeps {
+  services: Services;
+  adminToken?: string;
+}
+
+/** Path parameters against their schema, reported as the validator would (`params.<name>`). */
+function checkParams(schema: z.ZodType, params: unknown) {
+  const parsed = schema.safeParse(params);
+  if (parsed.success) return;
+  const issues = parsed.error.issues.map((i) => ({ path: ['params', ...i.path.map(String)].join('.'), message: i.message }));
+  throw new HopError('VALIDATION_ERROR', `${issues[0].path}: ${issues[0].message}`, { issues });
+}
+
+/** No contract nests deeper than this; deeper input is refused before anything walks it. */
+const MAX_DEPTH = 32;
+
+const refuse = (where: string, message: string) =>
+  new HopError('VALIDATION_ERROR', `${where}: ${message}`, { issues: [{ path: where, message }] });
+
+/**
+ * Throws VALIDATION_ERROR at the first string holding U+0000 inside `value` (PostgreSQL text
+ * cannot hold it), or when `value` nests deeper than any contract does. Iterative, so a hostile
+ * body nested a hundred thousand levels deep cannot exhaust the stack.
+ */
+function rejectNul(value: unknown, root: (string | number)[]): void {
+  const stack: [unknown, (string | number)[]][] = [[value, root]];
+  while (stack.length > 0) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) throw refuse(path.join('.') || 'body', 'may not contain the NUL character');
+    } else if (v && typeof v === 'object') {
+      if (path.length - root.length >= MAX_DEPTH) throw refuse(path.slice(0, 3).join('.') || 'body', 'is nested too deeply');
+      for (const [k, child] of Object.entries(v)) {
+        if (k.includes('\u0000')) throw refuse(path.join('.') || 'body', 'may not contain the NUL character');
+        stack.push([child, [...path, Array.isArray(v) ? Number(k) : k]]);
+      }
+    }
+  }
+}
+
+const ERROR_RESPONSES = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema };
+
+/**
+ * Registers one route of the shared table: its schemas (validation, serialisation, OpenAPI), its
+ * access rules, idempotency where declared, and the envelope. The handler returns `{data}` (and
+ * `pagination` for lists) and does nothing else but call a service.
+ */
+export function defineRoute<N extends RouteName>(
+  app: FastifyInstance,
+  deps: ApiDeps,
+  name: N,
+  handler: (ctx: RouteContext<N>) => Promise<Out<N>>,
+) {
+  const def = routes[name];
+  const security: Record<string, string[]>[] = def.auth === 'public' ? [] : def.auth === 'admin' ? [{ adminToken: [] }] : [{ apiKey: [] }, { bearer: [] }];
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: def.method,
+    url: def.path,
+    schema: {
+      operationId: name,
+      summary: def.summary,
+      tags: [def.tag],
+      security,
+      ...('params' in def ? { params: def.params } : {}),
+      ...('query' in def ? { querystring: def.query } : {}),
+      ...('body' in def ? { body: def.body } : {}),
+      response: { [def.status]: def.response, ...ERROR_RESPONSES },
+    },
+    config: { routeName: name },
+    onRequest: async (req, reply) => {
+      // Fix: path parameters used to be checked only after `authorize`, which looks the workspace
+      // up first, so a malformed id (`/v1/workspaces/not-an-id`) answered 404 instead of the
+      // contract's 400 VALIDATION_ERROR ("path fails its schema", CONTRACT 1). Check them first;
+      // the body is still not read before the caller is authorized.
+      if ('params' in def && def.params) checkParams(def.params, req.params);
+      await authorize(deps.services, deps.adminToken, def, req).catch((err) => limitRefused(deps.services, def, req, reply, err));
+      // Rate limits (CONTRACT 3) once the caller, workspace and plan are known; see plugins/rate-limits.ts.
+      await limitRequest(deps.services, def, req, reply);
+    },
+    // Fix: PostgreSQL text cannot hold U+0000, so a NUL in any string (a title, a tag, a search)
+    // reached the database and answered 500. It is refused as bad input, naming where it was.
+    preValidation: async (req) => {
+      rejectNul(req.body, []);
+      rejectNul(req.query, ['query']);
+    },
+    handler: async (req, reply) => {
+      const ctx = {
+        params: req.params, query: req.query, body: req.body,
+        principal: req.principal, membership: req.membership, req, reply,
+      } as RouteContext<N>;
+      const bare = 'bare' in def && def.bare;
+      const run = async () => {
+        const out = await handler(ctx);
+        return { statusCode: def.status as number, body: bare ? (out as { data: unknown }).data : { success: true, ...out } };
+      };
+      const key = req.headers['idempotency-key'];
+      if ('idempotent' in def && def.idempotent && typeof key === 'string' && key.length > 0) {
+        if (key.length > 255) throw new HopError('VALIDATION_ERROR', 'Idempotency-Key: at most 255 characters', { issues: [{ path: 'Idempotency-Key', message: 'too long' }] });
+        const scope = `${req.principal?.credentialId}:${name}:${JSON.stringify(req.params)}`;
+        const result = await deps.services.idempotency.run(scope, key, req.body, run);
+        if (result.replayed) reply.header('idempotent-replayed', 'true');
+        return reply.code(result.statusCode).send(result.body as never);
+      }
+      const result = await run();
+      return reply.code(result.statusCode).send(result.body as never);
+    },
+  });
+}

@@ -1,0 +1,72 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { ERROR_STATUS, type ErrorCode } from '@hop/shared';
+import { HopError } from '../../domain/errors.js';
+
+export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+  const statusCode = ERROR_STATUS[code];
+  return reply
+    .code(statusCode)
+    .type('application/json; charset=utf-8')
+    .send({ success: false, error: { code, message, statusCode, details } });
+}
+
+// Fastify's own failures before a handler runs, mapped to the contract's codes.
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'VALIDATION_ERROR',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'VALIDATION_ERROR',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'VALIDATION_ERROR',
+  FST_ERR_CTP_EMPTY_TYPE: 'VALIDATION_ERROR',
+  FST_ERR_CTP_INVALID_TYPE: 'VALIDATION_ERROR',
+  FST_ERR_VALIDATION: 'VALIDATION_ERROR',
+  FST_ERR_BAD_URL: 'VALIDATION_ERROR',
+  FST_ERR_ASYNC_CONSTRAINT: 'VALIDATION_ERROR',
+};
+
+function handleError(this: FastifyInstance, err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  if (err instanceof HopError) return sendError(reply, err.code, err.message, err.details);
+
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const where = err.validationContext ?? 'body';
+    const issues = err.validation.map((v) => {
+      const path = v.instancePath.split('/').filter(Boolean).join('.');
+      return { path: where === 'body' ? path : [where === 'querystring' ? 'query' : where, path].filter(Boolean).join('.'), message: v.message };
+    });
+    const first = issues[0];
+    return sendError(reply, 'VALIDATION_ERROR', `${first?.path || where}: ${first?.message ?? 'invalid'}`, { issues });
+  }
+
+  if (isResponseSerializationError(err)) {
+    req.log.error({ err, issues: err.cause?.issues }, 'response does not match its contract');
+    return sendError(reply, 'INTERNAL_ERROR', 'internal error', { requestId: req.id });
+  }
+
+  const mapped = err.code ? FASTIFY_CODES[err.code] : undefined;
+  if (mapped) {
+    const message = mapped === 'VALIDATION_ERROR' && err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'body is not valid JSON' : err.message;
+    return sendError(reply, mapped, message, mapped === 'VALIDATION_ERROR' ? { issues: [{ path: 'body', message }] } : {});
+  }
+  // JSON.parse failures surface as SyntaxError with status 400.
+  if (err instanceof SyntaxError || err.statusCode === 400) {
+    return sendError(reply, 'VALIDATION_ERROR', 'body is not valid JSON', { issues: [{ path: 'body', message: err.message }] });
+  }
+  if (err.statusCode === 413) return sendError(reply, 'PAYLOAD_TOO_LARGE', 'body over 1 MiB');
+  if (err.statusCode === 415) return sendError(reply, 'UNSUPPORTED_MEDIA_TYPE', err.message);
+
+  req.log.error({ err }, 'unhandled error');
+  return sendError(reply, 'INTERNAL_ERROR', 'internal error', { requestId: req.id });
+}
+
+/** One error handler and one not-found handler: every failure leaves in the contract's shape. */
+export const errorHandlerPlugin = fp(
+  async (app) => {
+    app.setErrorHandler(handleError);
+    app.setNotFoundHandler((req, reply) =>
+      sendError(reply, 'NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`, { resource: 'route' }),
+    );
+  },
+  { name: 'hop-error-handler' },
+);

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Services } from '../../services.js';
+
+/**
+ * `GET /metrics` in Prometheus' text format (prom-client): request rates and latencies by route,
+ * the redirect cache's hits and misses, the click buffer's depth, and deliveries by status. It
+ * holds no secret and no personal data; put it behind the proxy's access rules in production.
+ */
+export async function metricsRoutes(app: FastifyInstance, opts: { services: Services }) {
+  const { services } = opts;
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'hop_process_' });
+
+  const requests = new Counter({
+    name: 'hop_http_requests_total', help: 'HTTP requests by route, method and status', registers: [registry],
+    labelNames: ['route', 'method', 'status'],
+  });
+  const latency = new Histogram({
+    name: 'hop_http_request_duration_seconds', help: 'HTTP request latency by route', registers: [registry],
+    labelNames: ['route'], buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  });
+  new Gauge({
+    name: 'hop_redirect_cache_entries', help: 'Links held in this process\'s redirect cache', registers: [registry],
+    collect() { this.set(services.linkCache.stats().size); },
+  });
+  new Gauge({
+    name: 'hop_redirect_cache_lookups', help: 'Redirect cache lookups since start, by result', registers: [registry],
+    labelNames: ['result'],
+    collect() {
+      const s = services.linkCache.stats();
+      this.set({ result: 'hit' }, s.hits);
+      this.set({ result: 'miss' }, s.misses);
+    },
+  });
+  new Gauge({
+    name: 'hop_click_buffer_depth', help: 'Visits waiting to be written', registers: [registry],
+    collect() { this.set(services.clicks.depth); },
+  });
+  new Gauge({
+    name: 'hop_webhook_deliveries', help: 'Webhook deliveries by status (whole database)', registers: [registry],
+    labelNames: ['status'],
+    async collect() {
+      const rows = await services.db.query<{ status: string; n: number }>('select status, count(*)::int as n from deliveries group by status');
+      for (const status of ['pending', 'succeeded', 'failed']) this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'hop_webhook_delivery_lag_seconds', help: 'Age of the oldest delivery that is due and not yet sent', registers: [registry],
+    async collect() {
+      const [r] = await services.db.query<{ lag: number | null }>(
+        `select extract(epoch from now() - min(next_attempt_at))::float8 as lag from deliveries where status = 'pending' and next_attempt_at <= now()`,
+      );
+      this.set(Math.max(0, Number(r?.lag ?? 0)));
+    },
+  });
+
+  app.addHook('onResponse', async (req, reply) => {
+    // The route's pattern, never the raw path: slugs and ids would make unbounded label sets.
+    const route = req.routeOptions.url ?? 'unmatched';
+    requests.inc({ route, method: req.method, status: String(reply.statusCode) });
+    latency.observe({ route }, reply.elapsedTime / 1000);
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+    reply.type(registry.contentType);
+    return registry.metrics();
+  });
+}

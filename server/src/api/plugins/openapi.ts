@@ -1,0 +1,33 @@
+import fp from 'fastify-plugin';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+
+/** OpenAPI 3.1 generated from the shared zod contracts, at /v1/openapi.json, browsable at /docs. */
+export const openApiPlugin = fp(
+  async (app, opts: { baseUrl: string; version: string }) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Hop API',
+          version: opts.version,
+          description: 'Short links, workspaces, API keys and more. Every success body is `{success: true, data}`; every error `{success: false, error}`.',
+        },
+        servers: [{ url: opts.baseUrl }],
+        components: {
+          securitySchemes: {
+            apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+            bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+            adminToken: { type: 'apiKey', in: 'header', name: 'X-Admin-Token' },
+          },
+        },
+      },
+      transform: jsonSchemaTransform,
+      transformObject: jsonSchemaTransformObject,
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+    app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  },
+  { name: 'hop-openapi', dependencies: ['hop-error-handler'] },
+);

@@ -1,0 +1,244 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import { SCOPES } from '@hop/shared';
+import { HopError } from '../../domain/errors.js';
+import { OAuthError } from '../../domain/oauth/oauth-errors.js';
+import type { RegisteredClient } from '../../domain/oauth/oauth-clients-service.js';
+import type { AuthorizationRequest } from '../../domain/oauth/oauth-service.js';
+import { SESSION_TTL_SECONDS } from '../../domain/auth/session-tokens.js';
+import { defineRoute, type ApiDeps } from '../define-route.js';
+import { consentPage, loginPage, noWorkspacePage, oauthErrorPage } from './oauth-pages.js';
+
+const SESSION_COOKIE = 'hop_oauth_session';
+const CSRF_COOKIE = 'hop_oauth_csrf';
+const COOKIE_PATH = '/v1/oauth';
+const hidden = { schema: { hide: true } } as const;
+
+type Form = Record<string, string | undefined>;
+
+/** Pages that hand out grants are never framed (clickjacking), cached or leaked through Referer. */
+function sendPage(reply: FastifyReply, status: number, html: string) {
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header('x-frame-options', 'DENY')
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+    .header('referrer-policy', 'no-referrer')
+    .type('text/html; charset=utf-8')
+    .send(html);
+}
+
+/** `redirectUri` with `params` added to its query (keeping what it had), per RFC 6749 4.1.2. */
+function withParams(redirectUri: string, params: Record<string, string | undefined>): string {
+  const u = new URL(redirectUri);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) u.searchParams.set(k, v);
+  return u.toString();
+}
+
+const sameSecret = (a: string | undefined, b: string | undefined) =>
+  Boolean(a && b && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b)));
+
+/** The body's fields as strings (form-encoded or JSON); anything else is ignored. */
+function fields(body: unknown): Form {
+  const out: Form = {};
+  if (body && typeof body === 'object') for (const [k, v] of Object.entries(body)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+/**
+ * The authorization server (CONTRACT 2; RFC 6749, 7636, 8252, 8414, 7009): metadata, the HTML
+ * authorize endpoint (login, then consent), the token and revocation endpoints, and the client
+ * registrations of the route table. Form bodies and cookies are parsed only inside this scope.
+ */
+export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUrl: string }) {
+  const { oauth, oauthClients, sessions, users, workspaces } = deps.services;
+  await app.register(cookie);
+  await app.register(formbody, { bodyLimit: 16 * 1024 });
+  const secureCookies = deps.baseUrl.startsWith('https://');
+  const cookieOptions = { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: secureCookies } as const;
+
+  // The client registrations live in the route table: envelope, scope keys:manage, role admin.
+  defineRoute(app, deps, 'listOAuthClients', async ({ membership }) => ({ data: await oauthClients.list(membership.workspaceId) }));
+  defineRoute(app, deps, 'createOAuthClient', async ({ principal, membership, body }) => ({
+    data: await oauthClients.create(membership.workspaceId, principal.userId, body),
+  }));
+  defineRoute(app, deps, 'regenerateOAuthClientSecret', async ({ membership, params }) => ({
+    data: await oauthClients.regenerateSecret(membership.workspaceId, params.clientId),
+  }));
+  defineRoute(app, deps, 'deleteOAuthClient', async ({ membership, params }) => ({
+    data: await oauthClients.delete(membership.workspaceId, params.clientId),
+  }));
+
+  app.get('/.well-known/oauth-authorization-server', hidden, async (_req, reply) => {
+    reply.header('cache-control', 'public, max-age=3600');
+    const authMethods = ['client_secret_basic', 'client_secret_post', 'none'];
+    return {
+      issuer: deps.baseUrl,
+      authorization_endpoint: `${deps.baseUrl}/v1/oauth/authorize`,
+      token_endpoint: `${deps.baseUrl}/v1/oauth/token`,
+      revocation_endpoint: `${deps.baseUrl}/v1/oauth/revoke`,
+      response_types_supported: ['code'],
+      response_modes_supported: ['query'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: authMethods,
+      revocation_endpoint_auth_methods_supported: authMethods,
+      scopes_supported: [...SCOPES],
+      service_documentation: `${deps.baseUrl}/docs`,
+    };
+  });
+
+  /** The user signed in to this flow, from the session cookie (a dashboard-session JWT). */
+  async function sessionUser(req: FastifyRequest): Promise<string | null> {
+    const token = req.cookies[SESSION_COOKIE];
+    return token ? sessions.verify(token) : null;
+  }
+
+  /** The CSRF token of this browser: a random cookie that each form must echo (double submit). */
+  function csrfToken(req: FastifyRequest, reply: FastifyReply): string {
+    const existing = req.cookies[CSRF_COOKIE];
+    if (existing && /^[A-Za-z0-9_-]{32,64}$/.test(existing)) return existing;
+    const token = randomBytes(24).toString('base64url');
+    reply.setCookie(CSRF_COOKIE, token, cookieOptions);
+    return token;
+  }
+
+  async function showConsent(reply: FastifyReply, client: RegisteredClient, request: AuthorizationRequest, userId: string, csrf: string, error?: string) {
+    const [user, list] = await Promise.all([users.get(userId), workspaces.listForUser(userId)]);
+    if (list.length === 0) return sendPage(reply, 200, noWorkspacePage(user.email));
+    return sendPage(reply, error ? 400 : 200, consentPage({
+      clientName: client.name, firstParty: client.firstParty, userEmail: user.email, workspaces: list,
+      scopes: request.scopes, csrf, error,
+    }));
+  }
+
+  /** Validates the query; answers an error page or redirect itself, or hands back the request. */
+  async function checkRequest(req: FastifyRequest, reply: FastifyReply) {
+    const check = await oauth.checkAuthorizeRequest(req.query as Record<string, string | undefined>);
+    if (check.kind === 'page') {
+      await sendPage(reply, 400, oauthErrorPage(check.message));
+      return null;
+    }
+    if (check.kind === 'redirect') {
+      await reply.header('cache-control', 'no-store').redirect(withParams(check.redirectUri, {
+        error: check.error.error, error_description: check.error.description, state: check.state,
+      }), 302);
+      return null;
+    }
+    return check;
+  }
+
+  app.get('/v1/oauth/authorize', hidden, async (req, reply) => {
+    const check = await checkRequest(req, reply);
+    if (!check) return reply;
+    const csrf = csrfToken(req, reply);
+    const userId = await sessionUser(req);
+    if (!userId) return sendPage(reply, 200, loginPage({ clientName: check.client.name, csrf }));
+    return showConsent(reply, check.client, check.request, userId, csrf);
+  });
+
+  app.post('/v1/oauth/authorize', hidden, async (req, reply) => {
+    const check = await checkRequest(req, reply);
+    if (!check) return reply;
+    const { client, request } = check;
+    const form = fields(req.body);
+    const csrf = req.cookies[CSRF_COOKIE];
+    if (!sameSecret(form.csrf, csrf)) {
+      return sendPage(reply, 403, oauthErrorPage('This form expired or did not come from Hop. Go back and reload the page.'));
+    }
+    const self = req.url; // the same authorize URL, query included
+
+    if (form.action === 'login') {
+      try {
+        const { token } = await users.login({ email: form.email ?? '', password: form.password ?? '' });
+        reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_TTL_SECONDS });
+        return reply.redirect(self, 303);
+      } catch (err) {
+        if (!(err instanceof HopError) || (err.code !== 'UNAUTHORIZED' && err.code !== 'VALIDATION_ERROR')) throw err;
+        return sendPage(reply, 401, loginPage({ clientName: client.name, csrf: csrf!, email: form.email, error: 'Wrong e-mail or password.' }));
+      }
+    }
+
+    const userId = await sessionUser(req);
+    if (!userId) return sendPage(reply, 200, loginPage({ clientName: client.name, csrf: csrf! }));
+    if (form.decision === 'deny') {
+      return reply.header('cache-control', 'no-store').redirect(withParams(request.redirectUri, {
+        error: 'access_denied', error_description: 'the user denied the request', state: request.state,
+      }), 303);
+    }
+    if (form.decision !== 'approve') return showConsent(reply, client, request, userId, csrf!, 'Choose Approve or Deny.');
+    const code = form.workspace ? await oauth.approve(request, userId, form.workspace) : null;
+    if (!code) return showConsent(reply, client, request, userId, csrf!, 'Choose one of your workspaces.');
+    return reply.header('cache-control', 'no-store').redirect(withParams(request.redirectUri, {
+      code, state: request.state, iss: deps.baseUrl,
+    }), 303);
+  });
+
+  /** RFC 6749 2.3.1: HTTP Basic (form-encoded id and secret) or the body; never both. */
+  async function clientOf(req: FastifyRequest, form: Form): Promise<{ client: RegisteredClient; basic: boolean }> {
+    const header = req.headers.authorization;
+    const basic = typeof header === 'string' ? /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header) : null;
+    if (basic) {
+      if (form.client_secret) throw new OAuthError('invalid_request', 'send the client secret once: in Authorization or in the body');
+      const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      let id: string;
+      let secret: string;
+      try {
+        id = decodeURIComponent(decoded.slice(0, colon < 0 ? undefined : colon).replace(/\+/g, ' '));
+        secret = colon < 0 ? '' : decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+      } catch {
+        throw new OAuthError('invalid_client', 'the Authorization header is malformed');
+      }
+      if (form.client_id && form.client_id !== id) throw new OAuthError('invalid_request', 'client_id differs from the Authorization header');
+      return { client: await oauth.authenticateClient({ clientId: id, clientSecret: secret, method: 'basic' }), basic: true };
+    }
+    const method = form.client_secret ? 'post' : 'none';
+    return { client: await oauth.authenticateClient({ clientId: form.client_id, clientSecret: form.client_secret, method }), basic: false };
+  }
+
+  /** RFC 6749 5.2: `{error, error_description}`, 400 (401 for client authentication), never cached. */
+  function sendOAuthError(reply: FastifyReply, err: OAuthError, basic: boolean) {
+    // RFC 6749 5.2: a failed Basic authentication names the scheme the client should use.
+    if (err.status === 401 && basic) reply.header('www-authenticate', 'Basic realm="hop"');
+    return reply.code(err.status).header('cache-control', 'no-store').header('pragma', 'no-cache')
+      .send({ error: err.error, error_description: err.description });
+  }
+
+  app.post('/v1/oauth/token', hidden, async (req, reply) => {
+    const form = fields(req.body);
+    let basic = false;
+    try {
+      const auth = await clientOf(req, form);
+      basic = auth.basic;
+      let tokens;
+      if (form.grant_type === 'authorization_code') {
+        tokens = await oauth.exchangeCode(auth.client, { code: form.code, redirectUri: form.redirect_uri, codeVerifier: form.code_verifier });
+      } else if (form.grant_type === 'refresh_token') {
+        tokens = await oauth.refresh(auth.client, { refreshToken: form.refresh_token, scope: form.scope });
+      } else if (!form.grant_type) {
+        throw new OAuthError('invalid_request', 'grant_type is required');
+      } else {
+        throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+      }
+      return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(tokens);
+    } catch (err) {
+      if (err instanceof OAuthError) return sendOAuthError(reply, err, basic || /^Basic\s/i.test(String(req.headers.authorization ?? '')));
+      throw err;
+    }
+  });
+
+  app.post('/v1/oauth/revoke', hidden, async (req, reply) => {
+    const form = fields(req.body);
+    try {
+      const { client } = await clientOf(req, form);
+      await oauth.revoke(client, form.token);
+      return reply.code(200).header('cache-control', 'no-store').send();
+    } catch (err) {
+      if (err instanceof OAuthError) return sendOAuthError(reply, err, /^Basic\s/i.test(String(req.headers.authorization ?? '')));
+      throw err;
+    }
+  });
+}

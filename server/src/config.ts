@@ -1,0 +1,117 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+
+const hostPort = z.string().regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, 'must be host or host:port');
+/** A resolver address as node's dns accepts it: `ip`, `ip:port` or `[ipv6]:port`. */
+const isDnsServer = (s: string) => {
+  const m = /^\[(.+)\]:(\d{1,5})$/.exec(s) ?? /^([^:]+):(\d{1,5})$/.exec(s);
+  return m ? isIP(m[1]) !== 0 && Number(m[2]) <= 65535 : isIP(s) !== 0;
+};
+const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL');
+
+/** The environment, per CONTRACT 10. Parsed once at start; a wrong value stops the server. */
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  HOP_DATA_DIR: z.string().min(1).default('./.hop-data'),
+  HOP_BASE_URL: httpUrl.optional(),
+  HOP_SHORT_DOMAIN: hostPort.optional(),
+  HOP_SHORT_SCHEME: z.enum(['http', 'https']).optional(),
+  HOP_DASHBOARD_URL: httpUrl.optional(),
+  HOP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  HOP_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  HOP_GEO_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/).optional(),
+  HOP_TRUST_PROXY: z.string().optional(),
+  HOP_ALLOW_PRIVATE_URLS: z.enum(['0', '1', 'true', 'false']).optional(),
+  HOP_DNS_SERVERS: z
+    .string()
+    .refine((v) => v.split(',').map((s) => s.trim()).filter(Boolean).every(isDnsServer), 'must be comma-separated IP addresses, each with an optional :port')
+    .optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// URL').optional(),
+  /** A MaxMind-format country database to use instead of the bundled DB-IP Lite one. */
+  HOP_GEOIP_DB: z.string().min(1).optional(),
+  /** Multiplies the webhook retry schedule (2, 8, 32, 128 s); tests run it at e.g. 0.01. */
+  HOP_WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  /** How often the expiry job looks for links past expiresAt (default 5 minutes). */
+  HOP_EXPIRY_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(300_000),
+  /** Parts of the server to switch off, comma-separated: api, redirector, dispatcher, jobs. */
+  HOP_DISABLE: z.string().regex(/^[a-z,\s]*$/, 'a comma-separated list of api, redirector, dispatcher, jobs').optional(),
+  HOP_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Plan rate limits (CONTRACT 3): `off` only for benchmarks that measure what they cost. */
+  HOP_RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  /** Multiplies every request limit; the shared test server runs at 1000 so suites fit in them. */
+  HOP_RATE_LIMIT_SCALE: z.coerce.number().positive().max(1_000_000).default(1),
+  /** Multiplies the minute and hour windows; tests that wait for a window to reset shorten them. */
+  HOP_RATE_LIMIT_WINDOW_SCALE: z.coerce.number().positive().max(1).default(1),
+  /** How often buffered clicks are written, in ms (at most every second, CONTRACT 5). */
+  HOP_CLICK_FLUSH_MS: z.coerce.number().int().min(10).max(1000).default(1000),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  baseUrl: string;
+  shortDomain: string;
+  shortScheme: 'http' | 'https';
+  dashboardUrl: string;
+  secret?: string;
+  adminToken?: string;
+  redisUrl?: string;
+  geoHeader?: string;
+  geoipDb?: string;
+  trustProxy?: string;
+  allowPrivateUrls: boolean;
+  dnsServers: string[];
+  smtpUrl?: string;
+  logLevel: string;
+  clickFlushMs: number;
+  webhookRetryScale: number;
+  expiryCheckMs: number;
+  disabled: Set<string>;
+  rateLimits: { enabled: boolean; scale: number; windowScale: number };
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings mean "unset", as they do in most shells and .env files.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const baseUrl = (e.HOP_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const shortDomain = (e.HOP_SHORT_DOMAIN ?? `localhost:${e.PORT}`).toLowerCase();
+  const shortHost = shortDomain.split(':')[0];
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.HOP_DATA_DIR,
+    baseUrl,
+    shortDomain,
+    shortScheme: e.HOP_SHORT_SCHEME ?? (shortHost === 'localhost' || shortHost === '127.0.0.1' ? 'http' : 'https'),
+    dashboardUrl: (e.HOP_DASHBOARD_URL ?? baseUrl).replace(/\/+$/, ''),
+    secret: e.HOP_SECRET,
+    adminToken: e.HOP_ADMIN_TOKEN,
+    redisUrl: e.REDIS_URL,
+    geoHeader: e.HOP_GEO_HEADER?.toLowerCase(),
+    geoipDb: e.HOP_GEOIP_DB,
+    trustProxy: e.HOP_TRUST_PROXY,
+    allowPrivateUrls: e.HOP_ALLOW_PRIVATE_URLS === '1' || e.HOP_ALLOW_PRIVATE_URLS === 'true',
+    dnsServers: (e.HOP_DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    smtpUrl: e.SMTP_URL,
+    logLevel: e.HOP_LOG_LEVEL,
+    clickFlushMs: e.HOP_CLICK_FLUSH_MS,
+    webhookRetryScale: e.HOP_WEBHOOK_RETRY_SCALE,
+    expiryCheckMs: e.HOP_EXPIRY_CHECK_MS,
+    disabled: new Set((e.HOP_DISABLE ?? '').split(',').map((p) => p.trim()).filter(Boolean)),
+    rateLimits: { enabled: e.HOP_RATE_LIMITS === 'on', scale: e.HOP_RATE_LIMIT_SCALE, windowScale: e.HOP_RATE_LIMIT_WINDOW_SCALE },
+  };
+}

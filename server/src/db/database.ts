@@ -1,0 +1,22 @@
+/** One row as the drivers return it. */
+export type Row = Record<string, unknown>;
+
+/** What services need of a connection: parameterised queries. Both drivers, one shape. */
+export interface Queryable {
+  query<T = Row>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Runs a script of several statements, without parameters (migrations). */
+  exec(script: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  kind: 'postgres' | 'embedded';
+  /** Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Subscribes to NOTIFY on `channel`; resolves with an unsubscribe function. `onListen` runs on
+   * every (re)connection: notifications sent while disconnected are lost, so callers resync there.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onListen?: () => void): Promise<() => Promise<void>>;
+  notify(channel: string, payload: string): Promise<void>;
+  close(): Promise<void>;
+}

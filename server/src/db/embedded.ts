@@ -1,0 +1,78 @@
+import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Database, Queryable } from './database.js';
+
+/**
+ * Two processes on one PGlite directory corrupt it (RESEARCH), so the first holds a lock file with
+ * its pid; a second start fails while that pid lives, and takes over a lock left by a dead one.
+ */
+function acquireDirLock(dir: string): () => void {
+  const file = join(dir, 'hop.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx', 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(readFileSync(file, 'utf8').trim());
+      if (pid && pid !== process.pid && isAlive(pid)) {
+        throw new Error(`the embedded database in ${dir} is in use by process ${pid}; stop it or set HOP_DATA_DIR`);
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  throw new Error(`cannot lock ${dir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The embedded PostgreSQL-compatible database (PGlite), persisted under HOP_DATA_DIR. */
+export async function openEmbedded(dataDir: string): Promise<Database> {
+  const dir = resolve(dataDir);
+  mkdirSync(dir, { recursive: true });
+  const release = acquireDirLock(dir);
+  try {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const db = await PGlite.create({ dataDir: join(dir, 'pglite') });
+    const wrap = (q: { query: typeof db.query; exec: typeof db.exec }): Queryable => ({
+      async query<T>(text: string, params: unknown[] = []) {
+        return (await q.query<T>(text, params)).rows;
+      },
+      async exec(script: string) {
+        await q.exec(script);
+      },
+    });
+    const base = wrap(db);
+    return {
+      kind: 'embedded',
+      query: base.query,
+      transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+      exec: base.exec,
+      async listen(channel, onMessage) {
+        return db.listen(channel, onMessage);
+      },
+      async notify(channel, payload) {
+        await db.query('select pg_notify($1, $2)', [channel, payload]);
+      },
+      async close() {
+        try {
+          await db.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}

@@ -1,0 +1,165 @@
+import type { Database } from '../db/database.js';
+import type { Clock } from '../domain/clock.js';
+import type { WebhookRow } from '../domain/webhooks/webhook-row.js';
+import type { WebhookSender } from '../domain/webhooks/webhook-sender.js';
+import { EVENT_CHANNEL } from '../domain/events/event-outbox.js';
+import { DISABLE_AFTER_FAILURES, retryDelayMs } from './retry-schedule.js';
+
+interface ClaimedDelivery {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  attempt_count: number;
+  max_attempts: number;
+}
+
+// A claimed delivery is this process's for 90 s: longer than the 30 s timeout, so only a crashed
+// process's claim ever lapses, and the attempt in flight is the only one that can repeat.
+const LEASE_SECONDS = 90;
+const BATCH = 16;
+
+/**
+ * The dispatcher: claims due deliveries (FOR UPDATE SKIP LOCKED, so any number of processes can
+ * run it), signs and sends each, logs the attempt, then schedules the next one or settles it.
+ */
+export function createDispatcher(deps: {
+  db: Database;
+  clock: Clock;
+  sender: WebhookSender;
+  signingSecrets: (row: WebhookRow) => string[];
+  retryScale: number;
+  pollMs?: number;
+  log?: { error(o: object, m: string): void };
+}) {
+  const { db, clock, sender } = deps;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+  let stopped = false;
+  const inFlight = new Set<Promise<void>>();
+
+  async function claim(): Promise<ClaimedDelivery[]> {
+    return db.query<ClaimedDelivery>(
+      `update deliveries d set attempt_count = d.attempt_count + 1, locked_until = now() + interval '${LEASE_SECONDS} seconds',
+         updated_at = now()
+       where d.id in (
+         select x.id from deliveries x join webhooks w on w.id = x.webhook_id
+         where x.status = 'pending' and w.is_active and x.next_attempt_at <= now()
+           and (x.locked_until is null or x.locked_until < now())
+         order by x.next_attempt_at limit ${BATCH} for update of x skip locked)
+       returning d.id, d.webhook_id, d.event_id, d.event_type, d.attempt_count, d.max_attempts`,
+    );
+  }
+
+  async function attempt(d: ClaimedDelivery): Promise<void> {
+    const [hook] = await db.query<WebhookRow>('select * from webhooks where id = $1', [d.webhook_id]);
+    const [event] = await db.query<{ payload: unknown }>('select payload from events where id = $1', [d.event_id]);
+    const at = clock.now();
+    let secrets: string[] = [];
+    let secretError: string | null = null;
+    try {
+      if (hook) secrets = deps.signingSecrets(hook);
+    } catch {
+      // Every process of a fleet must share HOP_SECRET; one that does not cannot sign.
+      secretError = 'cannot decrypt the webhook secret: HOP_SECRET differs between server processes';
+    }
+    const result = !hook
+      ? { ok: false, statusCode: null, durationMs: 0, error: 'webhook deleted' }
+      : event?.payload == null
+        ? { ok: false, statusCode: null, durationMs: 0, error: 'payload past its 7-day retention' }
+        : secretError
+          ? { ok: false, statusCode: null, durationMs: 0, error: secretError }
+          : await sender.send({
+            url: hook.url, secrets, deliveryId: d.id, eventType: d.event_type,
+            rawBody: typeof event.payload === 'string' ? event.payload : JSON.stringify(event.payload),
+          });
+    const exhausted = !result.ok && d.attempt_count >= d.max_attempts;
+    await db.transaction(async (tx) => {
+      await tx.query(
+        `insert into delivery_attempts (delivery_id, number, at, status_code, duration_ms, error) values ($1, $2, $3, $4, $5, $6)
+         on conflict do nothing`,
+        [d.id, d.attempt_count, at, result.statusCode, Math.round(result.durationMs), result.error?.slice(0, 500) ?? null],
+      );
+      if (result.ok) {
+        await tx.query(`update deliveries set status = 'succeeded', next_attempt_at = null, locked_until = null, updated_at = now() where id = $1`, [d.id]);
+        await tx.query('update webhooks set consecutive_failures = 0 where id = $1', [d.webhook_id]);
+      } else if (exhausted) {
+        await tx.query(`update deliveries set status = 'failed', next_attempt_at = null, locked_until = null, updated_at = now() where id = $1`, [d.id]);
+        await tx.query(
+          `update webhooks set consecutive_failures = consecutive_failures + 1,
+             is_active = is_active and consecutive_failures + 1 < $2,
+             disabled_at = case when is_active and consecutive_failures + 1 >= $2 then now() else disabled_at end
+           where id = $1`,
+          [d.webhook_id, DISABLE_AFTER_FAILURES],
+        );
+      } else {
+        const next = new Date(clock.now().getTime() + retryDelayMs(d.attempt_count, deps.retryScale));
+        await tx.query(`update deliveries set next_attempt_at = $2, locked_until = null, updated_at = now() where id = $1`, [d.id, next]);
+      }
+    });
+  }
+
+  // Retries come due between polls; wake exactly when the next one is due.
+  let nextTimer: NodeJS.Timeout | undefined;
+  async function armNextDue() {
+    const [r] = await db.query<{ ms: number | null }>(
+      `select (extract(epoch from min(next_attempt_at) - now()) * 1000)::float8 as ms from deliveries where status = 'pending'`,
+    );
+    if (r?.ms == null || stopped) return;
+    if (nextTimer) clearTimeout(nextTimer);
+    nextTimer = setTimeout(wake, Math.max(0, Number(r.ms)) + 5);
+    nextTimer.unref();
+  }
+
+  async function drain(): Promise<void> {
+    do {
+      again = false;
+      for (;;) {
+        if (stopped) return;
+        const batch = await claim();
+        if (batch.length === 0) break;
+        await Promise.all(batch.map((d) => {
+          const p = attempt(d).catch((err) => deps.log?.error({ err, delivery: d.id }, 'delivery attempt failed to record'));
+          inFlight.add(p);
+          return p.finally(() => inFlight.delete(p));
+        }));
+      }
+    } while (again);
+    await armNextDue();
+  }
+
+  /** Runs a pass now, or right after the current one. */
+  function wake() {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((err) => deps.log?.error({ err }, 'dispatcher pass failed'))
+      .finally(() => (running = undefined));
+  }
+
+  return {
+    wake,
+    async start() {
+      unlisten = await db.listen(EVENT_CHANNEL, () => wake(), () => wake());
+      // Retries come due without a notification; a light poll finds them.
+      timer = setInterval(wake, deps.pollMs ?? 500);
+      timer.unref();
+      wake();
+    },
+    /** Stops claiming; waits for attempts in flight to finish and be recorded. */
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      if (nextTimer) clearTimeout(nextTimer);
+      await unlisten?.();
+      await Promise.allSettled([...inFlight]);
+      await running;
+    },
+  };
+}
+
+export type Dispatcher = ReturnType<typeof createDispatcher>;

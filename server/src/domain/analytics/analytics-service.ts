@@ -1,0 +1,153 @@
+import type { Analytics, AnalyticsGroup, BreakdownEntry, Plan } from '@hop/shared';
+import type { Queryable } from '../../db/database.js';
+import type { Clock } from '../clock.js';
+import { notFound } from '../errors.js';
+import { PLAN_LIMITS } from '../plans/plan-limits.js';
+import { bucketOf, resolveRange } from './analytics-range.js';
+
+interface RollupRow {
+  day: string;
+  dimension: string;
+  key: string;
+  clicks: number;
+  uniques: number;
+}
+
+export interface AnalyticsFilter {
+  workspaceId: string;
+  plan: Plan;
+  linkId?: string;
+  domain?: string;
+  tags?: string;
+}
+
+export interface AnalyticsRequest {
+  days?: number;
+  start?: string;
+  end?: string;
+  groupBy?: AnalyticsGroup;
+}
+
+const BREAKDOWNS = { country: 'countries', device: 'devices', browser: 'browsers', os: 'os', referrer: 'referrers' } as const;
+
+function sortedEntries(map: Map<string, { clicks: number; uniques: number }>): BreakdownEntry[] {
+  return [...map.entries()]
+    .map(([key, v]) => ({ key: key === '' ? null : key, clicks: v.clicks, uniqueClicks: v.uniques }))
+    .sort((a, b) => b.clicks - a.clicks || (a.key ?? '').localeCompare(b.key ?? ''));
+}
+
+/**
+ * Analytics read the daily rollups the click pipeline keeps, never the raw clicks, so a link with
+ * a million clicks costs the same as one with ten.
+ */
+export function createAnalyticsService(deps: { db: Queryable; clock: Clock; shortUrl: (domain: string, slug: string) => string }) {
+  const { db, clock } = deps;
+
+  async function linkFilterSql(f: AnalyticsFilter, params: unknown[]) {
+    const where = ['r.workspace_id = $1'];
+    if (f.linkId) {
+      params.push(f.linkId);
+      where.push(`r.link_id = $${params.length}`);
+    }
+    if (f.domain || f.tags) {
+      const sub = ['l.id = r.link_id'];
+      if (f.domain) {
+        params.push(f.domain.toLowerCase());
+        sub.push(`l.domain = $${params.length}`);
+      }
+      const tags = f.tags?.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean);
+      if (tags?.length) {
+        params.push(tags);
+        sub.push(`l.tags @> $${params.length}::text[]`);
+      }
+      where.push(`exists (select 1 from links l where ${sub.join(' and ')})`);
+    }
+    return where.join(' and ');
+  }
+
+  async function analytics(f: AnalyticsFilter, q: AnalyticsRequest, withTopLinks: boolean): Promise<Analytics> {
+    const range = resolveRange(q, clock.now(), PLAN_LIMITS[f.plan].clickRetentionDays);
+    const params: unknown[] = [f.workspaceId];
+    const where = await linkFilterSql(f, params);
+    params.push(range.start, range.end);
+    const between = `r.day between $${params.length - 1}::date and $${params.length}::date`;
+    const rows = await db.query<RollupRow>(
+      `select r.day::text as day, r.dimension, r.key, sum(r.clicks)::int as clicks, sum(r.uniques)::int as uniques
+       from click_rollups r where ${where} and ${between}
+       group by r.day, r.dimension, r.key`,
+      params,
+    );
+
+    let totalClicks = 0;
+    let uniqueClicks = 0;
+    let failedPasswordAttempts = 0;
+    const perDay = new Map(range.days.map((d) => [d, { clicks: 0, uniques: 0 }]));
+    const byDimension = new Map<string, Map<string, { clicks: number; uniques: number }>>();
+    for (const r of rows) {
+      if (r.dimension === 'password_failures') {
+        failedPasswordAttempts += r.clicks;
+      } else if (r.dimension === 'total') {
+        totalClicks += r.clicks;
+        uniqueClicks += r.uniques;
+        const d = perDay.get(r.day);
+        if (d) {
+          d.clicks += r.clicks;
+          d.uniques += r.uniques;
+        }
+      } else {
+        const m = byDimension.get(r.dimension) ?? new Map();
+        const e = m.get(r.key) ?? { clicks: 0, uniques: 0 };
+        e.clicks += r.clicks;
+        e.uniques += r.uniques;
+        m.set(r.key, e);
+        byDimension.set(r.dimension, m);
+      }
+    }
+
+    const result: Analytics = { start: range.start, end: range.end, totalClicks, uniqueClicks, failedPasswordAttempts };
+    const group = q.groupBy;
+    if (!group) {
+      result.timeseries = [...perDay.entries()].map(([date, v]) => ({ date, clicks: v.clicks, uniqueClicks: v.uniques }));
+      for (const [dim, field] of Object.entries(BREAKDOWNS)) result[field] = sortedEntries(byDimension.get(dim) ?? new Map());
+    } else if (group === 'day' || group === 'week' || group === 'month') {
+      const buckets = new Map<string, { clicks: number; uniques: number }>();
+      for (const [day, v] of perDay) {
+        const key = group === 'day' ? day : bucketOf(day, group);
+        const b = buckets.get(key) ?? { clicks: 0, uniques: 0 };
+        b.clicks += v.clicks;
+        b.uniques += v.uniques;
+        buckets.set(key, b);
+      }
+      // Time groups stay in time order.
+      result.groups = [...buckets.entries()].map(([key, v]) => ({ key, clicks: v.clicks, uniqueClicks: v.uniques }));
+    } else {
+      result.groups = sortedEntries(byDimension.get(group) ?? new Map());
+    }
+
+    if (withTopLinks) {
+      const top = await db.query<{ link_id: string; slug: string; domain: string; clicks: number; uniques: number }>(
+        `select r.link_id, l.slug, l.domain, sum(r.clicks)::int as clicks, sum(r.uniques)::int as uniques
+         from click_rollups r join links l on l.id = r.link_id
+         where ${where} and ${between} and r.dimension = 'total'
+         group by r.link_id, l.slug, l.domain order by clicks desc, r.link_id limit 10`,
+        params,
+      );
+      result.topLinks = top.map((t) => ({
+        linkId: t.link_id, slug: t.slug, domain: t.domain, shortUrl: deps.shortUrl(t.domain, t.slug),
+        clicks: t.clicks, uniqueClicks: t.uniques,
+      }));
+    }
+    return result;
+  }
+
+  return {
+    async forLink(f: AnalyticsFilter & { linkId: string }, q: AnalyticsRequest): Promise<Analytics> {
+      const [link] = await db.query('select 1 from links where id = $1 and workspace_id = $2', [f.linkId, f.workspaceId]);
+      if (!link) throw notFound('link');
+      return analytics(f, q, false);
+    },
+    forWorkspace: (f: AnalyticsFilter, q: AnalyticsRequest) => analytics(f, q, true),
+  };
+}
+
+export type AnalyticsService = ReturnType<typeof createAnalyticsService>;

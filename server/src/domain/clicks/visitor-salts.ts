@@ -1,0 +1,53 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Queryable } from '../../db/database.js';
+import type { Clock } from '../clock.js';
+
+export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/**
+ * The daily salt that visitor hashes are made with. Every process reads the same salt for a day
+ * from the database (the first to need it creates it); salts of past days are deleted, so a hash
+ * can no longer be tied back to an IP once its day is over (CONTRACT 5).
+ */
+export function createVisitorSalts(deps: { db: Queryable; clock: Clock }) {
+  const { db, clock } = deps;
+  let cached: { day: string; salt: Promise<Buffer> } | undefined;
+
+  async function load(day: string): Promise<Buffer> {
+    await db.query('insert into visitor_salts (day, salt) values ($1, $2) on conflict (day) do nothing', [
+      day, randomBytes(32).toString('base64'),
+    ]);
+    await db.query('delete from visitor_salts where day < $1', [day]);
+    const [row] = await db.query<{ salt: string }>('select salt from visitor_salts where day = $1', [day]);
+    return Buffer.from(row.salt, 'base64');
+  }
+
+  function today(): Promise<Buffer> {
+    const day = utcDay(clock.now());
+    if (cached?.day !== day) {
+      const salt = load(day);
+      salt.catch(() => (cached = undefined));
+      cached = { day, salt };
+    }
+    return cached.salt;
+  }
+
+  return {
+    today,
+    /** A visitor: the IP and user agent, keyed with today's salt. The IP goes no further. */
+    async visitorHash(ip: string, userAgent: string): Promise<string> {
+      return createHmac('sha256', await today()).update(`${ip}\n${userAgent}`).digest('base64url').slice(0, 32);
+    },
+    /** For password lockouts: the IP alone, so changing the user agent does not reset them. */
+    async ipHash(ip: string): Promise<string> {
+      return createHmac('sha256', await today()).update(`ip:${ip}`).digest('base64url').slice(0, 32);
+    },
+    /** Creates today's salt and destroys older ones (the midnight job). */
+    async rotate(): Promise<void> {
+      cached = undefined;
+      await today();
+    },
+  };
+}
+
+export type VisitorSalts = ReturnType<typeof createVisitorSalts>;

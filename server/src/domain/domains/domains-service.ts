@@ -1,0 +1,155 @@
+import { VERIFICATION_PREFIX, type Domain } from '@hop/shared';
+import type { Database, Queryable } from '../../db/database.js';
+import type { Clock } from '../clock.js';
+import { HopError, notFound, validationError } from '../errors.js';
+import { randomBase62, type IdGenerator } from '../ids.js';
+import { iso, isoOrNull } from '../timestamps.js';
+import type { TxtLookup } from './txt-lookup.js';
+
+interface DomainRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  verification_value: string;
+  verified_at: Date | null;
+  created_at: Date;
+}
+
+const COLUMNS = 'id, workspace_id, name, verification_value, verified_at, created_at';
+
+const toDomain = (r: DomainRow): Domain => ({
+  id: r.id,
+  name: r.name,
+  verified: r.verified_at != null,
+  verification: { type: 'TXT', name: `${VERIFICATION_PREFIX}.${r.name}`, value: r.verification_value },
+  verifiedAt: isoOrNull(r.verified_at),
+  createdAt: iso(r.created_at),
+});
+
+/** Why a verification did not succeed: shown in the 400's message and `details.reason`. */
+type VerifyFailure = 'record_missing' | 'value_mismatch' | 'lookup_failed';
+
+/**
+ * Custom short domains: a workspace adds a name, proves control with a TXT record, and can then
+ * put links on it. A name is unique across the service (CONTRACT 8).
+ */
+export function createDomainsService(deps: {
+  db: Database;
+  clock: Clock;
+  newId: IdGenerator;
+  lookupTxt: TxtLookup;
+  /** Host names (no port) that are Hop itself: the default short domain and the API host. */
+  reservedHosts: string[];
+  /** Told after the set of domains changes, so this process's redirector reloads at once. */
+  onChanged?: () => void;
+}) {
+  const { db, clock, newId, lookupTxt } = deps;
+  const reserved = new Set(deps.reservedHosts.map((h) => h.toLowerCase()));
+  const changed = () => deps.onChanged?.();
+
+  async function load(q: Queryable, workspaceId: string, domainId: string, lock = ''): Promise<DomainRow> {
+    const [row] = await q.query<DomainRow>(`select ${COLUMNS} from domains where id = $1 and workspace_id = $2 ${lock}`, [domainId, workspaceId]);
+    if (!row) throw notFound('domain');
+    return row;
+  }
+
+  function verificationFailed(row: DomainRow, reason: VerifyFailure, message: string, found: string[] = []) {
+    return new HopError('VALIDATION_ERROR', message, {
+      issues: [{ path: 'verification', message }],
+      reason,
+      expected: toDomain(row).verification,
+      found,
+    });
+  }
+
+  return {
+    async list(workspaceId: string): Promise<Domain[]> {
+      const rows = await db.query<DomainRow>(`select ${COLUMNS} from domains where workspace_id = $1 order by created_at, id`, [workspaceId]);
+      return rows.map(toDomain);
+    },
+
+    async add(workspaceId: string, name: string): Promise<Domain> {
+      if (reserved.has(name)) throw validationError('name', 'is the service\'s own domain');
+      const [row] = await db.query<DomainRow>(
+        `insert into domains (id, workspace_id, name, verification_value) values ($1, $2, $3, $4)
+         on conflict (name) do nothing returning ${COLUMNS}`,
+        [newId('dom'), workspaceId, name, `hop-verify=${randomBase62(32)}`],
+      );
+      if (!row) {
+        const [owner] = await db.query<{ workspace_id: string }>('select workspace_id from domains where name = $1', [name]);
+        const where = owner?.workspace_id === workspaceId ? 'this workspace' : 'another workspace';
+        throw new HopError('CONFLICT', `${name} is already added to ${where}`, { field: 'name', value: name });
+      }
+      changed();
+      return toDomain(row);
+    },
+
+    /** Checks the TXT record; a verified domain stays verified without another lookup. */
+    async verify(workspaceId: string, domainId: string): Promise<Domain> {
+      const row = await load(db, workspaceId, domainId);
+      if (row.verified_at) return toDomain(row);
+      const recordName = `${VERIFICATION_PREFIX}.${row.name}`;
+      let found: string[];
+      try {
+        found = await lookupTxt(recordName);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+        throw verificationFailed(row, 'lookup_failed', `the DNS lookup of TXT ${recordName} failed (${code}); try again later`);
+      }
+      if (found.length === 0) {
+        throw verificationFailed(row, 'record_missing', `no TXT record at ${recordName}: add one with the value ${row.verification_value}`);
+      }
+      if (!found.some((v) => v.trim() === row.verification_value)) {
+        throw verificationFailed(row, 'value_mismatch',
+          `the TXT record at ${recordName} holds ${found.map((v) => JSON.stringify(v)).join(', ')}, not ${row.verification_value}`, found);
+      }
+      const [updated] = await db.query<DomainRow>(
+        `update domains set verified_at = coalesce(verified_at, $2) where id = $1 returning ${COLUMNS}`,
+        [row.id, clock.now()],
+      );
+      if (!updated) throw notFound('domain');
+      changed();
+      return toDomain(updated);
+    },
+
+    /** Refused (409) while links use the domain: removing it would break their short URLs. */
+    async remove(workspaceId: string, domainId: string): Promise<Domain> {
+      const domain = await db.transaction(async (tx) => {
+        // The lock keeps a link from being created on the domain between the count and the delete.
+        const row = await load(tx, workspaceId, domainId, 'for update');
+        const [{ n }] = await tx.query<{ n: number }>('select count(*)::int as n from links where domain = $1', [row.name]);
+        if (n > 0) {
+          throw new HopError('CONFLICT', `${row.name} is used by ${n} link${n === 1 ? '' : 's'}: delete them or move them to another domain first`,
+            { reason: 'domain_in_use', linkCount: n });
+        }
+        await tx.query('delete from domains where id = $1', [row.id]);
+        return toDomain(row);
+      });
+      changed();
+      return domain;
+    },
+
+    /**
+     * Whether `name` is a verified domain of the workspace. Inside a link's transaction it takes a
+     * share lock on the domain row, so a concurrent removal waits and then counts that link.
+     */
+    async isVerifiedIn(q: Queryable, workspaceId: string, name: string): Promise<boolean> {
+      const rows = await q.query('select 1 from domains where workspace_id = $1 and name = $2 and verified_at is not null for key share', [workspaceId, name]);
+      return rows.length > 0;
+    },
+
+    /** Whether `host` is any workspace's verified domain: links may not point at one (loops). */
+    async isVerifiedAnywhere(host: string): Promise<boolean> {
+      const rows = await db.query('select 1 from domains where name = $1 and verified_at is not null', [host]);
+      return rows.length > 0;
+    },
+
+    /** Every verified name: the redirector's set of hosts it serves besides the default. */
+    async verifiedNames(): Promise<string[]> {
+      const rows = await db.query<{ name: string }>('select name from domains where verified_at is not null');
+      return rows.map((r) => r.name);
+    },
+  };
+}
+
+export type DomainsService = ReturnType<typeof createDomainsService>;

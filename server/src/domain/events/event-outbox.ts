@@ -1,0 +1,75 @@
+import type { EventType, HopEvent } from '@hop/shared';
+import type { Queryable } from '../../db/database.js';
+import type { IdGenerator } from '../ids.js';
+
+export const EVENT_CHANNEL = 'hop_event';
+
+export interface NewEvent {
+  workspaceId: string;
+  type: EventType;
+  data: Record<string, unknown>;
+  at?: Date;
+}
+
+/**
+ * The outbox: an event and one delivery per subscribed, active webhook, written with the caller's
+ * transaction so they commit (or vanish) with the change itself. NOTIFY, delivered at commit,
+ * wakes the dispatchers and the event streams of every process.
+ */
+export function createEventOutbox(deps: { newId: IdGenerator }) {
+  const { newId } = deps;
+
+  async function emitMany(tx: Queryable, events: NewEvent[]): Promise<HopEvent[]> {
+    if (events.length === 0) return [];
+    const envelopes: HopEvent[] = events.map((e) => ({
+      id: newId('evt'),
+      type: e.type,
+      timestamp: (e.at ?? new Date()).toISOString(),
+      workspaceId: e.workspaceId,
+      data: e.data,
+    }));
+    const rows = await tx.query<{ id: string; seq: number }>(
+      `insert into events (id, workspace_id, type, payload, created_at)
+       select v.id, v.ws, v.type, v.payload::json, v.at from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])
+         as v(id, ws, type, payload, at)
+       returning id, seq`,
+      [envelopes.map((e) => e.id), envelopes.map((e) => e.workspaceId), envelopes.map((e) => e.type),
+        envelopes.map((e) => JSON.stringify(e)), envelopes.map((e) => e.timestamp)],
+    );
+    // Fan out to the webhooks subscribed to each event's type.
+    const workspaces = [...new Set(envelopes.map((e) => e.workspaceId))];
+    const hooks = await tx.query<{ id: string; workspace_id: string; events: string[] }>(
+      'select id, workspace_id, events from webhooks where workspace_id = any($1::text[]) and is_active',
+      [workspaces],
+    );
+    const deliveries: [string, string, string, string][] = [];
+    for (const e of envelopes) {
+      for (const h of hooks) {
+        if (h.workspace_id === e.workspaceId && h.events.includes(e.type)) deliveries.push([newId('dlv'), h.id, e.id, e.type]);
+      }
+    }
+    if (deliveries.length) {
+      await tx.query(
+        `insert into deliveries (id, webhook_id, event_id, event_type, next_attempt_at)
+         select *, now() from unnest($1::text[], $2::text[], $3::text[], $4::text[])`,
+        [deliveries.map((d) => d[0]), deliveries.map((d) => d[1]), deliveries.map((d) => d[2]), deliveries.map((d) => d[3])],
+      );
+    }
+    // One notification per workspace: listeners read every event after the last one they sent.
+    const wsOf = new Map(envelopes.map((e) => [e.id, e.workspaceId]));
+    const maxSeq = new Map<string, number>();
+    for (const r of rows) {
+      const ws = wsOf.get(r.id)!;
+      maxSeq.set(ws, Math.max(maxSeq.get(ws) ?? 0, Number(r.seq)));
+    }
+    for (const [ws, seq] of maxSeq) await tx.query('select pg_notify($1, $2)', [EVENT_CHANNEL, `${ws}:${seq}`]);
+    return envelopes;
+  }
+
+  return {
+    emit: async (tx: Queryable, event: NewEvent) => (await emitMany(tx, [event]))[0],
+    emitMany,
+  };
+}
+
+export type EventOutbox = ReturnType<typeof createEventOutbox>;

@@ -1,0 +1,266 @@
+import type { BulkCreateLinksBodySchema, Link, UpdateLinkBody } from '@hop/shared';
+import { CreateLinkBodySchema, ERROR_STATUS } from '@hop/shared';
+import type { z } from 'zod';
+import type { Database, Queryable } from '../../db/database.js';
+import type { Clock } from '../clock.js';
+import { HopError, notFound, validationError } from '../errors.js';
+import { randomBase62, type IdGenerator } from '../ids.js';
+import { hashPassword } from '../passwords.js';
+import { roleAtLeast } from '../auth/credentials.js';
+import { requireFeature } from '../plans/plan-gates.js';
+import type { Membership } from '../workspaces/workspaces-service.js';
+import { applyUtm, hasUtm } from './utm.js';
+import { LINK_COLUMNS, toLink, type LinkRow } from './link-row.js';
+import { buildListQuery } from './link-list-query.js';
+import type { EventOutbox } from '../events/event-outbox.js';
+
+type CreateInput = z.output<typeof CreateLinkBodySchema>;
+type UpdateInput = Partial<CreateInput>;
+
+/** Who acts on links: the user and their standing in the link's workspace. */
+export interface LinkActor extends Membership {
+  userId: string;
+}
+
+export interface LinksConfig {
+  shortDomain: string;
+  shortScheme: 'http' | 'https';
+  dashboardUrl: string;
+  /** Hosts (host[:port]) that are Hop itself: a link may not point at them (no loops). */
+  ownHosts: string[];
+}
+
+const GENERATED_SLUG_LENGTH = 7;
+
+/** What links need of custom domains (the domains service owns that table). */
+export interface LinkDomains {
+  isVerifiedIn(q: Queryable, workspaceId: string, name: string): Promise<boolean>;
+  isVerifiedAnywhere(host: string): Promise<boolean>;
+}
+
+export function createLinksService(deps: {
+  db: Database;
+  clock: Clock;
+  newId: IdGenerator;
+  config: LinksConfig;
+  domains?: LinkDomains;
+  /** Told after a link's change commits, so this process's redirect cache never serves the old one. */
+  onLinkChanged?: (linkId: string) => void;
+  /** link.created, link.updated and link.deleted go out through it, in the change's transaction. */
+  outbox?: EventOutbox;
+}) {
+  const { db, clock, newId, config } = deps;
+  const changed = (linkId: string) => deps.onLinkChanged?.(linkId);
+  const ownHosts = new Set(config.ownHosts.map((h) => h.toLowerCase()));
+  // Custom domains are served over https whatever the default short domain's scheme is.
+  const shortUrl = (domain: string, slug: string) => `${domain === config.shortDomain ? config.shortScheme : 'https'}://${domain}/${slug}`;
+  const present = (r: LinkRow) => toLink(r, shortUrl, clock.now());
+
+  async function checkDestination(field: string, url: string | null | undefined) {
+    if (url == null) return;
+    const { host, hostname } = new URL(url);
+    if (ownHosts.has(host.toLowerCase()) || (await deps.domains?.isVerifiedAnywhere(hostname.toLowerCase()))) {
+      throw validationError(field, 'may not point at a Hop short domain (it would loop)');
+    }
+  }
+
+  function checkExpiry(expiresAt: string | null | undefined) {
+    if (expiresAt && new Date(expiresAt).getTime() <= clock.now().getTime()) {
+      throw validationError('expiresAt', 'must be in the future');
+    }
+  }
+
+  /** The default short domain, or a verified domain of the actor's workspace (CONTRACT 4). */
+  async function resolveDomain(q: Queryable, workspaceId: string, domain: string | undefined): Promise<string> {
+    const d = (domain ?? config.shortDomain).trim().toLowerCase();
+    if (d === config.shortDomain) return d;
+    if (!(await deps.domains?.isVerifiedIn(q, workspaceId, d))) throw validationError('domain', 'is not a verified domain of this workspace');
+    return d;
+  }
+
+  async function suggestSlug(q: Queryable, domain: string, slug: string): Promise<string> {
+    const base = slug.slice(0, 58);
+    const candidates = [...Array.from({ length: 8 }, (_, i) => `${base}-${i + 2}`), `${base}-${randomBase62(4)}`];
+    const taken = new Set(
+      (await q.query<{ slug: string }>('select slug from links where domain = $1 and slug = any($2::text[])', [domain, candidates])).map((r) => r.slug),
+    );
+    return candidates.find((c) => !taken.has(c)) ?? `${base}-${randomBase62(6)}`;
+  }
+
+  async function loadForWrite(q: Queryable, actor: LinkActor, linkId: string): Promise<LinkRow> {
+    const [row] = await q.query<LinkRow>(
+      `select ${LINK_COLUMNS} from links where id = $1 and workspace_id = $2 for update`,
+      [linkId, actor.workspaceId],
+    );
+    if (!row) throw notFound('link');
+    // Members change only the links they made; admins and owners change every link.
+    if (!roleAtLeast(actor.role, 'admin') && row.created_by !== actor.userId) {
+      throw new HopError('FORBIDDEN', 'members may change only the links they created', { requiredRole: 'admin' });
+    }
+    return row;
+  }
+
+  async function create(actor: LinkActor, body: CreateInput): Promise<Link> {
+    if (body.password) requireFeature('password_protection', actor, config.dashboardUrl);
+    await checkDestination('url', body.url);
+    await checkDestination('expiredUrl', body.expiredUrl);
+    checkExpiry(body.expiresAt);
+    const url = applyUtm(body.url, body);
+    const passwordHash = body.password ? await hashPassword(body.password) : null;
+    const tags = [...new Set(body.tags ?? [])];
+
+    // One transaction, so that a custom domain stays verified and present until the link is in.
+    return db.transaction(async (tx) => {
+      const domain = await resolveDomain(tx, actor.workspaceId, body.domain);
+      for (let attempt = 0; ; attempt++) {
+        const slug = body.slug ?? randomBase62(GENERATED_SLUG_LENGTH);
+        const [row] = await tx.query<LinkRow>(
+          `insert into links (id, workspace_id, domain, slug, url, title, description, tags, expires_at, expired_url,
+             max_clicks, password_hash, created_by)
+           values ($1, $2, $3, $4, $5, $6, $7, $8::text[], $9, $10, $11, $12, $13)
+           on conflict (domain, slug) do nothing returning ${LINK_COLUMNS}`,
+          [newId('lnk'), actor.workspaceId, domain, slug, url, body.title ?? null, body.description ?? null, tags,
+            body.expiresAt ?? null, body.expiredUrl ?? null, body.maxClicks ?? null, passwordHash, actor.userId],
+        );
+        if (row) {
+          const link = present(row);
+          await deps.outbox?.emit(tx, { workspaceId: actor.workspaceId, type: 'link.created', data: { link } });
+          return link;
+        }
+        if (body.slug) {
+          throw new HopError('SLUG_ALREADY_EXISTS', `the slug "${slug}" is taken on ${domain}`, {
+            field: 'slug', value: slug, suggestion: await suggestSlug(tx, domain, slug),
+          });
+        }
+        // A generated slug collided (about one in 3.5e12 per link): draw again.
+        if (attempt >= 5) throw new Error('could not generate a free slug');
+      }
+    });
+  }
+
+  return {
+    create,
+
+    /** Creates each link on its own; one bad element fails alone, in input order (CONTRACT 1). */
+    async bulkCreate(actor: LinkActor, items: z.output<typeof BulkCreateLinksBodySchema>) {
+      const results = [];
+      for (const [index, item] of items.entries()) {
+        const parsed = CreateLinkBodySchema.safeParse(item);
+        try {
+          if (!parsed.success) {
+            const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+            throw new HopError('VALIDATION_ERROR', `${issues[0].path || 'body'}: ${issues[0].message}`, { issues });
+          }
+          results.push({ index, success: true as const, data: await create(actor, parsed.data) });
+        } catch (err) {
+          if (!(err instanceof HopError)) throw err;
+          results.push({
+            index,
+            success: false as const,
+            error: { code: err.code, message: err.message, statusCode: ERROR_STATUS[err.code], details: err.details },
+          });
+        }
+      }
+      return results;
+    },
+
+    async get(workspaceId: string, linkId: string): Promise<Link> {
+      const [row] = await db.query<LinkRow>(`select ${LINK_COLUMNS} from links where id = $1 and workspace_id = $2`, [linkId, workspaceId]);
+      if (!row) throw notFound('link');
+      return present(row);
+    },
+
+    /** The workspace of a link, for routes that name only the link. */
+    async workspaceOf(linkId: string): Promise<string | null> {
+      const [row] = await db.query<{ workspace_id: string }>('select workspace_id from links where id = $1', [linkId]);
+      return row?.workspace_id ?? null;
+    },
+
+    async list(workspaceId: string, query: Parameters<typeof buildListQuery>[1]) {
+      const q = buildListQuery(workspaceId, query, LINK_COLUMNS);
+      const rows = await db.query<LinkRow>(q.sql, q.params);
+      const page = rows.slice(0, query.limit);
+      const nextCursor = rows.length > query.limit ? q.nextCursor(page[page.length - 1], q.offset) : null;
+      return { data: page.map(present), pagination: { nextCursor, limit: query.limit } };
+    },
+
+    async update(actor: LinkActor, linkId: string, body: UpdateInput): Promise<{ link: Link; changes: string[] }> {
+      const result = await updateInTransaction(actor, linkId, body);
+      changed(linkId);
+      return result;
+    },
+
+    async delete(actor: LinkActor, linkId: string): Promise<Link> {
+      const link = await db.transaction(async (tx) => {
+        const row = await loadForWrite(tx, actor, linkId);
+        await tx.query('delete from links where id = $1', [row.id]);
+        const deleted = present(row);
+        await deps.outbox?.emit(tx, { workspaceId: actor.workspaceId, type: 'link.deleted', data: { link: deleted } });
+        return deleted;
+      });
+      changed(linkId);
+      return link;
+    },
+  };
+
+  async function updateInTransaction(actor: LinkActor, linkId: string, body: UpdateInput): Promise<{ link: Link; changes: string[] }> {
+      if (body.password) requireFeature('password_protection', actor, config.dashboardUrl);
+      await checkDestination('url', body.url);
+      await checkDestination('expiredUrl', body.expiredUrl);
+      checkExpiry(body.expiresAt);
+      const passwordHash = body.password ? await hashPassword(body.password) : body.password;
+      return db.transaction(async (tx) => {
+        const row = await loadForWrite(tx, actor, linkId);
+        const next = { ...row };
+        if (body.url !== undefined || hasUtm(body)) next.url = applyUtm(body.url ?? row.url, body);
+        if (body.slug !== undefined) next.slug = body.slug;
+        if (body.domain !== undefined) next.domain = await resolveDomain(tx, actor.workspaceId, body.domain);
+        if (body.title !== undefined) next.title = body.title;
+        if (body.description !== undefined) next.description = body.description;
+        if (body.tags !== undefined) next.tags = [...new Set(body.tags)];
+        if (body.expiresAt !== undefined) next.expires_at = body.expiresAt ? new Date(body.expiresAt) : null;
+        if (body.expiredUrl !== undefined) next.expired_url = body.expiredUrl;
+        if (body.maxClicks !== undefined) next.max_clicks = body.maxClicks;
+        if (passwordHash !== undefined) next.password_hash = passwordHash;
+
+        const changes = diffFields(row, next, body.password !== undefined);
+        if (changes.length === 0) return { link: present(row), changes };
+        if ((next.slug !== row.slug || next.domain !== row.domain)) {
+          const [clash] = await tx.query('select 1 from links where domain = $1 and slug = $2 and id <> $3', [next.domain, next.slug, row.id]);
+          if (clash) {
+            throw new HopError('SLUG_ALREADY_EXISTS', `the slug "${next.slug}" is taken on ${next.domain}`, {
+              field: 'slug', value: next.slug, suggestion: await suggestSlug(tx, next.domain, next.slug),
+            });
+          }
+        }
+        const [updated] = await tx.query<LinkRow>(
+          `update links set slug = $2, domain = $3, url = $4, title = $5, description = $6, tags = $7::text[],
+             expires_at = $8, expired_url = $9, max_clicks = $10, password_hash = $11, updated_at = now(),
+             -- A new expiry is a new chance to expire: link.expired goes out again for it.
+             expired_at = case when expires_at is distinct from $8 then null else expired_at end
+           where id = $1 returning ${LINK_COLUMNS}`,
+          [row.id, next.slug, next.domain, next.url, next.title, next.description, next.tags, next.expires_at,
+            next.expired_url, next.max_clicks, next.password_hash],
+        );
+        const link = present(updated);
+        await deps.outbox?.emit(tx, { workspaceId: actor.workspaceId, type: 'link.updated', data: { link, changes } });
+        return { link, changes };
+      });
+  }
+}
+
+const FIELD_NAMES: [keyof LinkRow, string][] = [
+  ['url', 'url'], ['slug', 'slug'], ['domain', 'domain'], ['title', 'title'], ['description', 'description'],
+  ['tags', 'tags'], ['expires_at', 'expiresAt'], ['expired_url', 'expiredUrl'], ['max_clicks', 'maxClicks'],
+];
+
+/** Names (as on the wire) of the fields an update changed; `link.updated` carries them. */
+function diffFields(before: LinkRow, after: LinkRow, passwordTouched: boolean): string[] {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const changes = FIELD_NAMES.filter(([col]) => !same(before[col], after[col])).map(([, name]) => name);
+  if (passwordTouched && before.password_hash !== after.password_hash) changes.push('password');
+  return changes;
+}
+
+export type LinksService = ReturnType<typeof createLinksService>;
+export type { UpdateLinkBody };

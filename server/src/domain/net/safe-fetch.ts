@@ -1,0 +1,113 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { request } from 'undici';
+import { HopError } from '../errors.js';
+import { checkAddress } from './address-rules.js';
+import { pinnedAgent } from './pinned-agent.js';
+
+export interface SafeFetchOptions {
+  /** HOP_ALLOW_PRIVATE_URLS: local development and tests only; also allows http. */
+  allowPrivate: boolean;
+  maxBytes: number;
+  timeoutMs: number;
+  /** Name of the field in messages (`logoUrl`), so the caller's user knows which input failed. */
+  field: string;
+  /** Resolver, for tests. */
+  resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
+}
+
+export interface SafeFetchResult {
+  status: number;
+  contentType: string | undefined;
+  body: Buffer;
+}
+
+const refused = (field: string, reason: string, message: string) =>
+  new HopError('URL_NOT_ALLOWED', `${field}: ${message}`, { reason, field });
+const invalid = (field: string, message: string) =>
+  new HopError('VALIDATION_ERROR', `${field}: ${message}`, { issues: [{ path: field, message }] });
+
+const defaultResolve = (host: string) => dnsLookup(host, { all: true, verbatim: true });
+
+/**
+ * Resolves a URL's host and checks every address it has (CONTRACT 9); the caller then connects
+ * to the first of them and only to it.
+ */
+export async function checkUrl(raw: string, opts: Pick<SafeFetchOptions, 'allowPrivate' | 'field' | 'resolve'>) {
+  const { field } = opts;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalid(field, 'is not a valid URL');
+  }
+  const schemes = opts.allowPrivate ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(url.protocol)) throw refused(field, 'scheme', `must be an https URL (got ${url.protocol.slice(0, -1)})`);
+  if (url.username || url.password) throw refused(field, 'credentials', 'may not carry a user name or password');
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  let addresses: { address: string; family: number }[];
+  if (isIP(host)) {
+    addresses = [{ address: host, family: isIP(host) }];
+  } else {
+    try {
+      addresses = await (opts.resolve ?? defaultResolve)(host);
+    } catch {
+      throw invalid(field, `the host ${host} does not resolve`);
+    }
+    if (addresses.length === 0) throw invalid(field, `the host ${host} does not resolve`);
+  }
+  if (!opts.allowPrivate) {
+    for (const a of addresses) {
+      const verdict = checkAddress(a.address);
+      if (!verdict.allowed) throw refused(field, 'private_address', `${host} resolves to a non-public address (${verdict.why})`);
+    }
+  }
+  return { url, address: addresses[0] };
+}
+
+/**
+ * GET a URL under the address rules: the host is resolved once, every address checked, and the
+ * connection pinned to the checked address through the agent's `lookup` (no DNS rebinding between
+ * check and connect; TLS still verifies the certificate against the host name). No redirects are
+ * followed; the body is cut off past `maxBytes` and the whole exchange past `timeoutMs`.
+ */
+export async function safeFetch(raw: string, opts: SafeFetchOptions): Promise<SafeFetchResult> {
+  const { field } = opts;
+  const { url, address } = await checkUrl(raw, opts);
+  const agent = pinnedAgent(address, opts.timeoutMs);
+  const signal = AbortSignal.timeout(opts.timeoutMs);
+  try {
+    const res = await request(url, { method: 'GET', dispatcher: agent, signal, headers: { 'user-agent': 'hop-fetch', accept: 'image/png' } });
+    if (res.statusCode >= 300 && res.statusCode < 400) {
+      await res.body.dump();
+      throw invalid(field, `answered ${res.statusCode} (a redirect); redirects are not followed`);
+    }
+    if (res.statusCode !== 200) {
+      await res.body.dump();
+      throw invalid(field, `answered ${res.statusCode}, not 200`);
+    }
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > opts.maxBytes) {
+      res.body.destroy();
+      throw invalid(field, `is larger than ${opts.maxBytes} bytes`);
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for await (const chunk of res.body) {
+      total += (chunk as Buffer).length;
+      if (total > opts.maxBytes) {
+        res.body.destroy();
+        throw invalid(field, `is larger than ${opts.maxBytes} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const ct = res.headers['content-type'];
+    return { status: res.statusCode, contentType: Array.isArray(ct) ? ct[0] : ct, body: Buffer.concat(chunks) };
+  } catch (err) {
+    if (err instanceof HopError) throw err;
+    if (signal.aborted || (err as { code?: string }).code?.includes('TIMEOUT')) throw invalid(field, `did not answer within ${opts.timeoutMs / 1000} s`);
+    throw invalid(field, `could not be fetched (${(err as Error).message})`);
+  } finally {
+    void agent.close().catch(() => {});
+  }
+}

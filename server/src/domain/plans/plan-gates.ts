@@ -1,0 +1,30 @@
+import type { Plan } from '@hop/shared';
+import { PLANS } from '@hop/shared';
+import { HopError } from '../errors.js';
+
+/** Features that need a plan above free, and the weakest plan that has each (CONTRACT 2). */
+export const GATED_FEATURES = {
+  webhooks: 'pro',
+  password_protection: 'pro',
+} as const satisfies Record<string, Plan>;
+export type GatedFeature = keyof typeof GATED_FEATURES;
+
+export function planAtLeast(plan: Plan, required: Plan): boolean {
+  return PLANS.indexOf(plan) >= PLANS.indexOf(required);
+}
+
+/** Throws TIER_REQUIRED, with where to upgrade, when the workspace's plan lacks the feature. */
+export function requireFeature(
+  feature: GatedFeature,
+  workspace: { plan: Plan; slug: string },
+  dashboardUrl: string,
+): void {
+  const requiredPlan = GATED_FEATURES[feature];
+  if (planAtLeast(workspace.plan, requiredPlan)) return;
+  throw new HopError('TIER_REQUIRED', `${feature.replace('_', ' ')} needs the ${requiredPlan} plan or higher`, {
+    feature,
+    currentPlan: workspace.plan,
+    requiredPlan,
+    upgradeUrl: `${dashboardUrl}/${workspace.slug}/settings/billing`,
+  });
+}

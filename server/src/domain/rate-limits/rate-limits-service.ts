@@ -1,0 +1,159 @@
+import { createHash } from 'node:crypto';
+import type { Plan } from '@hop/shared';
+import { PLANS } from '@hop/shared';
+import type { Database } from '../../db/database.js';
+import { PLAN_LIMITS } from '../plans/plan-limits.js';
+import type { Bucket, BucketStatus, Decision, RateLimiter } from './rate-limiter.js';
+
+/** Requests per window; enterprise workspaces may carry the operator's own. */
+export interface RequestLimits {
+  perHour: number;
+  perMinute: number;
+}
+
+/**
+ * Callers without a credential (sign-up, log-in), counted per client address: enough for a person
+ * and a script that logs in once, tight enough to slow password guessing.
+ */
+export const ANONYMOUS_LIMITS: RequestLimits = { perHour: 300, perMinute: 30 };
+
+export interface RateLimitSettings {
+  /** Off only for benchmarks (HOP_RATE_LIMITS=off). */
+  enabled: boolean;
+  /** Multiplies every request limit (HOP_RATE_LIMIT_SCALE; the shared test server runs at 1000). */
+  scale: number;
+  /** Multiplies both window lengths (HOP_RATE_LIMIT_WINDOW_SCALE; tests that wait for a reset). */
+  windowScale: number;
+}
+
+interface PlanRow {
+  plan: Plan;
+  rate_limit_per_hour: number | null;
+  rate_limit_per_minute: number | null;
+}
+
+/** CONTRACT 3: the plan's row; enterprise takes the operator's values when set (default: business). */
+export function requestLimitsOf(row: PlanRow): RequestLimits {
+  if (row.plan === 'enterprise' && row.rate_limit_per_hour != null && row.rate_limit_per_minute != null) {
+    return { perHour: row.rate_limit_per_hour, perMinute: row.rate_limit_per_minute };
+  }
+  const l = PLAN_LIMITS[row.plan];
+  return { perHour: l.requestsPerHour, perMinute: l.requestsPerMinute };
+}
+
+const CACHE_MS = 10_000;
+
+/** Who is asking, as the API layer knows it after authentication. */
+export interface Caller {
+  credentialId: string;
+  userId: string;
+  /** The workspace the request acts in: the path's, or the one an API key belongs to. */
+  workspaceId?: string;
+  /** Its plan when the request already loaded it (membership), saving a lookup. */
+  plan?: Plan;
+}
+
+/**
+ * The plan rate limits (CONTRACT 3): which buckets a request counts against and with what limits;
+ * the counting itself is the limiter's (rate-limiter.ts), over any counter store.
+ */
+export function createRateLimitsService(deps: {
+  db: Database;
+  limiter: RateLimiter;
+  settings: RateLimitSettings;
+  /** Keys addresses, so that no raw IP reaches the counter store. */
+  secret: string;
+  now?: () => number;
+}) {
+  const { db, limiter, settings } = deps;
+  const now = deps.now ?? Date.now;
+  const workspaceCache = new Map<string, { at: number; row: PlanRow }>();
+  const userCache = new Map<string, { at: number; plan: Plan; limits: RequestLimits }>();
+
+  const scaled = (n: number) => Math.max(1, Math.round(n * settings.scale));
+  const windows = { minute: 60_000 * settings.windowScale, hour: 3_600_000 * settings.windowScale };
+
+  function buckets(key: string, limits: RequestLimits): Bucket[] {
+    return [
+      { key, limit: scaled(limits.perMinute), window: '1m', windowMs: windows.minute },
+      { key, limit: scaled(limits.perHour), window: '1h', windowMs: windows.hour },
+    ];
+  }
+
+  async function workspaceRow(workspaceId: string): Promise<PlanRow> {
+    const hit = workspaceCache.get(workspaceId);
+    if (hit && now() - hit.at < CACHE_MS) return hit.row;
+    const [row] = await db.query<PlanRow>('select plan, rate_limit_per_hour, rate_limit_per_minute from workspaces where id = $1', [workspaceId]);
+    const found = row ?? { plan: 'free', rate_limit_per_hour: null, rate_limit_per_minute: null };
+    if (workspaceCache.size > 10_000) workspaceCache.clear();
+    workspaceCache.set(workspaceId, { at: now(), row: found });
+    return found;
+  }
+
+  /** Requests outside any workspace: the best plan among the caller's workspaces (free without any). */
+  async function bestOfUser(userId: string): Promise<{ plan: Plan; limits: RequestLimits }> {
+    const hit = userCache.get(userId);
+    if (hit && now() - hit.at < CACHE_MS) return hit;
+    const rows = await db.query<PlanRow>(
+      `select w.plan, w.rate_limit_per_hour, w.rate_limit_per_minute from workspaces w
+       join memberships m on m.workspace_id = w.id where m.user_id = $1`,
+      [userId],
+    );
+    // Each window at its most generous among them (an enterprise row may be generous in one only).
+    const all = [{ plan: 'free' as Plan, rate_limit_per_hour: null, rate_limit_per_minute: null }, ...rows];
+    const plan = all.reduce<Plan>((p, r) => (PLANS.indexOf(r.plan) > PLANS.indexOf(p) ? r.plan : p), 'free');
+    const limits = all.map(requestLimitsOf).reduce((a, l) => ({ perHour: Math.max(a.perHour, l.perHour), perMinute: Math.max(a.perMinute, l.perMinute) }));
+    const best = { plan, limits };
+    if (userCache.size > 10_000) userCache.clear();
+    const entry = { at: now(), ...best };
+    userCache.set(userId, entry);
+    return entry;
+  }
+
+  async function limitsOfWorkspace(workspaceId: string, knownPlan?: Plan): Promise<{ plan: Plan; limits: RequestLimits }> {
+    // Only enterprise rows carry limits of their own; other plans need no lookup when known.
+    const row = knownPlan && knownPlan !== 'enterprise' ? { plan: knownPlan, rate_limit_per_hour: null, rate_limit_per_minute: null } : await workspaceRow(workspaceId);
+    return { plan: row.plan, limits: requestLimitsOf(row) };
+  }
+
+  const allow: Decision = { allowed: true, status: null };
+
+  return {
+    settings,
+
+    /** Counts a request with a credential: per credential and per workspace, both windows. */
+    async consumeCaller(caller: Caller): Promise<Decision> {
+      if (!settings.enabled) return allow;
+      const { limits } = caller.workspaceId ? await limitsOfWorkspace(caller.workspaceId, caller.plan) : await bestOfUser(caller.userId);
+      const list = buckets(`cred:${caller.credentialId}`, limits);
+      if (caller.workspaceId) list.push(...buckets(`ws:${caller.workspaceId}`, limits));
+      return limiter.consume(list);
+    },
+
+    /** Counts a request without a credential, per client address (hashed). */
+    async consumeAnonymous(ip: string): Promise<Decision> {
+      if (!settings.enabled) return allow;
+      const key = `ip:${createHash('sha256').update(`${deps.secret}\u0000${ip}`).digest('base64url').slice(0, 22)}`;
+      return limiter.consume(buckets(key, ANONYMOUS_LIMITS));
+    },
+
+    /** The workspace's plan, limits and where its request counters stand (GET .../usage). */
+    async usage(workspaceId: string): Promise<{ plan: Plan; limits: RequestLimits; hour: BucketStatus; minute: BucketStatus }> {
+      workspaceCache.delete(workspaceId);
+      const { plan, limits } = await limitsOfWorkspace(workspaceId);
+      const effective = { perHour: scaled(limits.perHour), perMinute: scaled(limits.perMinute) };
+      const [minute, hour] = await limiter.peek(buckets(`ws:${workspaceId}`, limits));
+      return { plan, limits: effective, hour, minute };
+    },
+
+    /** The operator changed a plan: forget what this process cached of it. */
+    planChanged(workspaceId: string) {
+      workspaceCache.delete(workspaceId);
+      userCache.clear();
+    },
+
+    close: () => limiter.close(),
+  };
+}
+
+export type RateLimitsService = ReturnType<typeof createRateLimitsService>;

@@ -1,0 +1,8 @@
+/** Timestamps leave the domain as ISO 8601 UTC with milliseconds (CONTRACT 1). */
+export function iso(d: Date | string): string {
+  return (d instanceof Date ? d : new Date(d)).toISOString();
+}
+
+export function isoOrNull(d: Date | string | null | undefined): string | null {
+  return d == null ? null : iso(d);
+}

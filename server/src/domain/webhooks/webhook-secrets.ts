@@ -1,0 +1,29 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+
+/** `whsec_` + 32 random bytes, base64url (CONTRACT 9). */
+export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
+
+/**
+ * Webhook secrets must be readable to sign with, so they are encrypted, not hashed: AES-256-GCM
+ * with a key derived from HOP_SECRET. Stored as `v1.iv.tag.ciphertext` (base64url).
+ */
+export function createSecretBox(serverSecret: string) {
+  const key = Buffer.from(hkdfSync('sha256', serverSecret, 'hop', 'webhook-secrets', 32));
+  return {
+    seal(plain: string): string {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+      return ['v1', iv, cipher.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+    },
+    open(sealed: string): string {
+      const [v, iv, tag, data] = sealed.split('.');
+      if (v !== 'v1') throw new Error('unknown secret format');
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+    },
+  };
+}
+
+export type SecretBox = ReturnType<typeof createSecretBox>;

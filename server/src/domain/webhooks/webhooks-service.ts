@@ -1,0 +1,171 @@
+import type { CreatedWebhook, CreateWebhookBody, Delivery, EventType, UpdateWebhookBody, Webhook } from '@hop/shared';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../clock.js';
+import { HopError, notFound } from '../errors.js';
+import type { IdGenerator } from '../ids.js';
+import { requireFeature } from '../plans/plan-gates.js';
+import type { Membership } from '../workspaces/workspaces-service.js';
+import { sampleEventData } from '../events/sample-events.js';
+import { newWebhookSecret, type SecretBox } from './webhook-secrets.js';
+import type { WebhookSender } from './webhook-sender.js';
+import { DELIVERY_SELECT, toDelivery, toWebhook, type DeliveryRow, type WebhookRow } from './webhook-row.js';
+
+export interface WebhooksConfig {
+  dashboardUrl: string;
+  shortDomain: string;
+  shortScheme: string;
+}
+
+/** Rejects endpoint URLs that break the address rules (CONTRACT 9); resolves when allowed. */
+export type UrlGuard = (url: string) => Promise<void>;
+
+export function createWebhooksService(deps: {
+  db: Database;
+  clock: Clock;
+  newId: IdGenerator;
+  box: SecretBox;
+  sender: WebhookSender;
+  checkUrl: UrlGuard;
+  config: WebhooksConfig;
+}) {
+  const { db, clock, newId, box, sender, checkUrl, config } = deps;
+
+  async function load(workspaceId: string, webhookId: string): Promise<WebhookRow> {
+    const [row] = await db.query<WebhookRow>('select * from webhooks where id = $1 and workspace_id = $2', [webhookId, workspaceId]);
+    if (!row) throw notFound('webhook');
+    return row;
+  }
+
+  /** The secrets to sign with now: the current one, and the previous one during a grace period. */
+  function signingSecrets(row: WebhookRow): string[] {
+    const secrets = [box.open(row.secret)];
+    if (row.previous_secret && row.previous_secret_until && row.previous_secret_until.getTime() > clock.now().getTime()) {
+      secrets.push(box.open(row.previous_secret));
+    }
+    return secrets;
+  }
+
+  return {
+    signingSecrets,
+
+    async create(ws: Membership, userId: string, body: CreateWebhookBody, opts: { secret?: string; source?: 'api' | 'integration' } = {}): Promise<CreatedWebhook> {
+      requireFeature('webhooks', ws, config.dashboardUrl);
+      await checkUrl(body.url);
+      const secret = opts.secret ?? newWebhookSecret();
+      const [row] = await db.query<WebhookRow>(
+        `insert into webhooks (id, workspace_id, url, description, events, secret, source, created_by)
+         values ($1, $2, $3, $4, $5::text[], $6, $7, $8) returning *`,
+        [newId('wh'), ws.workspaceId, body.url, body.description ?? null, [...new Set(body.events)], box.seal(secret),
+          opts.source ?? 'api', userId],
+      );
+      return { ...toWebhook(row), secret };
+    },
+
+    async list(workspaceId: string): Promise<Webhook[]> {
+      return (await db.query<WebhookRow>('select * from webhooks where workspace_id = $1 order by created_at, id', [workspaceId])).map(toWebhook);
+    },
+
+    get: async (workspaceId: string, webhookId: string) => toWebhook(await load(workspaceId, webhookId)),
+
+    async update(ws: Membership, webhookId: string, body: UpdateWebhookBody): Promise<Webhook> {
+      requireFeature('webhooks', ws, config.dashboardUrl);
+      const row = await load(ws.workspaceId, webhookId);
+      if (body.url !== undefined) await checkUrl(body.url);
+      const reactivate = body.isActive === true && !row.is_active;
+      const [updated] = await db.query<WebhookRow>(
+        `update webhooks set url = $3, description = $4, events = $5::text[], is_active = $6,
+           consecutive_failures = case when $7 then 0 else consecutive_failures end,
+           disabled_at = case when $6 then null when is_active and not $6 then now() else disabled_at end,
+           updated_at = now()
+         where id = $1 and workspace_id = $2 returning *`,
+        [row.id, ws.workspaceId, body.url ?? row.url, body.description === undefined ? row.description : body.description,
+          body.events ? [...new Set(body.events)] : row.events, body.isActive ?? row.is_active, reactivate],
+      );
+      if (reactivate) await db.query(`update deliveries set next_attempt_at = now() where webhook_id = $1 and status = 'pending'`, [row.id]);
+      return toWebhook(updated);
+    },
+
+    async delete(workspaceId: string, webhookId: string): Promise<Webhook> {
+      const row = await load(workspaceId, webhookId);
+      await db.query('delete from webhooks where id = $1', [row.id]);
+      return toWebhook(row);
+    },
+
+    async rotateSecret(ws: Membership, webhookId: string, graceSeconds = 0) {
+      requireFeature('webhooks', ws, config.dashboardUrl);
+      const row = await load(ws.workspaceId, webhookId);
+      const secret = newWebhookSecret();
+      const until = graceSeconds > 0 ? new Date(clock.now().getTime() + graceSeconds * 1000) : null;
+      await db.query(
+        `update webhooks set secret = $2, previous_secret = $3, previous_secret_until = $4, updated_at = now() where id = $1`,
+        [row.id, box.seal(secret), until ? row.secret : null, until],
+      );
+      return { secret, previousSecretExpiresAt: until ? until.toISOString() : null };
+    },
+
+    async enable(ws: Membership, webhookId: string): Promise<Webhook> {
+      return this.update(ws, webhookId, { isActive: true });
+    },
+
+    /** Sends a sample event at once and reports the endpoint's answer; records nothing. */
+    async test(ws: Membership, webhookId: string, type: EventType = 'link.created') {
+      requireFeature('webhooks', ws, config.dashboardUrl);
+      const row = await load(ws.workspaceId, webhookId);
+      await checkUrl(row.url);
+      const event = {
+        id: newId('evt'), type, timestamp: clock.now().toISOString(), workspaceId: ws.workspaceId,
+        data: sampleEventData(type, config.shortDomain, config.shortScheme), test: true,
+      };
+      const r = await sender.send({ url: row.url, secrets: signingSecrets(row), deliveryId: newId('dlv'), eventType: type, rawBody: JSON.stringify(event) });
+      return { eventId: event.id, success: r.ok, statusCode: r.statusCode, durationMs: r.durationMs, error: r.error };
+    },
+
+    async deliveries(workspaceId: string, webhookId: string, q: { limit: number; cursor?: string; status?: string }) {
+      await load(workspaceId, webhookId);
+      let after: { t: string; id: string } | undefined;
+      if (q.cursor) {
+        try {
+          after = JSON.parse(Buffer.from(q.cursor, 'base64url').toString('utf8'));
+        } catch {
+          /* checked below */
+        }
+        if (!after?.t || !after.id) throw new HopError('VALIDATION_ERROR', 'cursor: is not a cursor of this list', { issues: [{ path: 'cursor', message: 'invalid' }] });
+      }
+      const rows = await db.query<DeliveryRow>(
+        `${DELIVERY_SELECT} where d.webhook_id = $1 and ($2::text is null or d.status = $2)
+           and ($3::timestamptz is null or (d.created_at, d.id) < ($3::timestamptz, $4))
+         order by d.created_at desc, d.id desc limit $5`,
+        [webhookId, q.status ?? null, after?.t ?? null, after?.id ?? null, q.limit + 1],
+      );
+      const page = rows.slice(0, q.limit);
+      const last = page.at(-1);
+      const nextCursor = rows.length > q.limit && last
+        ? Buffer.from(JSON.stringify({ t: last.created_at.toISOString(), id: last.id })).toString('base64url')
+        : null;
+      return { data: page.map(toDelivery), pagination: { nextCursor, limit: q.limit } };
+    },
+
+    /** Queues one more attempt of a delivery, under the same delivery id. */
+    async retry(ws: Membership, webhookId: string, deliveryId: string): Promise<Delivery> {
+      requireFeature('webhooks', ws, config.dashboardUrl);
+      await load(ws.workspaceId, webhookId);
+      const [d] = await db.query<{ status: string; payload: unknown }>(
+        `select d.status, e.payload from deliveries d left join events e on e.id = d.event_id where d.id = $1 and d.webhook_id = $2`,
+        [deliveryId, webhookId],
+      );
+      if (!d) throw notFound('delivery');
+      if (d.payload == null) throw new HopError('GONE', 'the payload of this delivery is past its 7-day retention');
+      if (d.status === 'pending') throw new HopError('CONFLICT', 'this delivery is still being attempted');
+      await db.query(
+        `update deliveries set status = 'pending', next_attempt_at = now(), locked_until = null,
+           max_attempts = attempt_count + 1, updated_at = now() where id = $1`,
+        [deliveryId],
+      );
+      await db.query(`select pg_notify('hop_event', $1)`, [`${ws.workspaceId}:retry`]);
+      const [row] = await db.query<DeliveryRow>(`${DELIVERY_SELECT} where d.id = $1`, [deliveryId]);
+      return toDelivery(row);
+    },
+  };
+}
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;

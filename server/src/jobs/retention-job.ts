@@ -1,0 +1,44 @@
+import type { Clock } from '../domain/clock.js';
+import { retentionDaysSql } from '../domain/plans/plan-limits.js';
+import { IDEMPOTENCY_TTL_HOURS } from '../domain/idempotency/idempotency-service.js';
+import type { Job } from './schedule.js';
+
+/**
+ * Deletes what has outlived its keeping: clicks and rollups past the workspace plan's retention
+ * (CONTRACT 3), visitor lists older than two days, password failures older than the longest
+ * lockout window, and idempotency records older than 24 hours.
+ */
+export function retentionJob(clock: Clock): Job {
+  return {
+    name: 'retention',
+    lockId: 72_410_101,
+    async run(tx) {
+      const now = clock.now();
+      const clicks = await tx.query(
+        `delete from clicks c using workspaces w
+         where w.id = c.workspace_id and c.clicked_at < $1::timestamptz - make_interval(days => (${retentionDaysSql('w.plan')}))
+         returning 1`,
+        [now],
+      );
+      const rollups = await tx.query(
+        `delete from click_rollups r using workspaces w
+         where w.id = r.workspace_id and r.day < ($1::timestamptz - make_interval(days => (${retentionDaysSql('w.plan')})))::date
+         returning 1`,
+        [now],
+      );
+      const visitors = await tx.query(`delete from daily_visitors where day < ($1::timestamptz - interval '2 days')::date returning 1`, [now]);
+      const failures = await tx.query(`delete from password_failures where failed_at < $1::timestamptz - interval '1 hour' returning 1`, [now]);
+      const idempotency = await tx.query(
+        `delete from idempotency_keys where created_at < $1::timestamptz - interval '${IDEMPOTENCY_TTL_HOURS} hours' returning 1`,
+        [now],
+      );
+      // Events keep their payload 7 days (for retries), delivery logs 30 days (SPEC "Retention").
+      const payloads = await tx.query(`update events set payload = null where payload is not null and created_at < $1::timestamptz - interval '7 days' returning 1`, [now]);
+      const deliveries = await tx.query(`delete from deliveries where created_at < $1::timestamptz - interval '30 days' returning 1`, [now]);
+      const events = await tx.query(`delete from events where created_at < $1::timestamptz - interval '30 days' returning 1`, [now]);
+      await tx.query('delete from event_stream_sessions where expires_at < $1', [now]);
+      await tx.query(`delete from stream_results where at < $1::timestamptz - interval '30 days'`, [now]);
+      return { payloads: payloads.length, deliveries: deliveries.length, events: events.length, clicks: clicks.length, rollups: rollups.length, visitors: visitors.length, failures: failures.length, idempotency: idempotency.length };
+    },
+  };
+}

@@ -1,0 +1,14 @@
+import type { VisitorSalts } from '../domain/clicks/visitor-salts.js';
+import type { Job } from './schedule.js';
+
+/** At UTC midnight: make the new day's visitor salt and destroy the old one (CONTRACT 5). */
+export function saltRotationJob(salts: VisitorSalts): Job {
+  return {
+    name: 'salt-rotation',
+    lockId: 72_410_102,
+    async run() {
+      await salts.rotate();
+      return { rotated: true };
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { Database } from '../db/database.js';
+
+export interface Job {
+  name: string;
+  /** A constant per job: processes sharing one database take turns through this advisory lock. */
+  lockId: number;
+  run(tx: import('../db/database.js').Queryable): Promise<unknown>;
+}
+
+/**
+ * Runs a job in a transaction holding its advisory lock; when another process holds it, this one
+ * skips the run (locks, not timing, keep jobs from running twice).
+ */
+export async function runExclusive(db: Database, job: Job): Promise<{ ran: boolean; result?: unknown }> {
+  return db.transaction(async (tx) => {
+    const [{ locked }] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [job.lockId]);
+    if (!locked) return { ran: false };
+    return { ran: true, result: await job.run(tx) };
+  });
+}
+
+export interface Scheduler {
+  every(ms: number, job: Job): void;
+  /** Runs the job just after each UTC midnight. */
+  dailyAtUtcMidnight(job: Job): void;
+  stop(): void;
+}
+
+export function createScheduler(db: Database, log: { info(o: object, m: string): void; error(o: object, m: string): void }): Scheduler {
+  const timers = new Set<NodeJS.Timeout>();
+  const exec = (job: Job) =>
+    runExclusive(db, job)
+      .then((r) => r.ran && log.info({ job: job.name, result: r.result }, 'job ran'))
+      .catch((err) => log.error({ err, job: job.name }, 'job failed'));
+
+  return {
+    every(ms, job) {
+      const t = setInterval(() => void exec(job), ms);
+      t.unref();
+      timers.add(t);
+    },
+    dailyAtUtcMidnight(job) {
+      const arm = () => {
+        const now = Date.now();
+        const next = Math.floor(now / 86_400_000) * 86_400_000 + 86_400_000 + 1_000;
+        const t = setTimeout(() => {
+          timers.delete(t);
+          void exec(job).finally(arm);
+        }, next - now);
+        t.unref();
+        timers.add(t);
+      };
+      arm();
+    },
+    stop() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+    },
+  };
+}

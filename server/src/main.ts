@@ -1,0 +1,79 @@
+import { loadConfig, ConfigError } from './config.js';
+import { openDatabase } from './db/open.js';
+import { migrate } from './db/migrate.js';
+import { createServices } from './services.js';
+import { buildApp } from './api/app.js';
+import { LINK_CHANGED_CHANNEL } from './redirector/link-cache.js';
+import { DOMAIN_CHANGED_CHANNEL } from './redirector/host-domains.js';
+import { createScheduler, runExclusive } from './jobs/schedule.js';
+import { retentionJob } from './jobs/retention-job.js';
+import { saltRotationJob } from './jobs/salt-rotation-job.js';
+import { expiryJob } from './jobs/expiry-job.js';
+
+/** Starts the server: configuration, database and migrations, then the HTTP parts and workers. */
+export async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`hop-server: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const db = await openDatabase(config);
+  await migrate(db);
+  const log = { error: (o: object, m: string) => app.log.error(o, m), warn: (o: object, m: string) => app.log.warn(o, m) };
+  const services = createServices(config, db, { log });
+  const app = await buildApp(config, services);
+  app.log.info(
+    config.databaseUrl ? 'database: PostgreSQL (DATABASE_URL)' : `database: embedded PGlite in ${config.dataDir} (set DATABASE_URL for PostgreSQL)`,
+  );
+  // Another process changed a link: drop it from this process's redirect cache.
+  await db.listen(LINK_CHANGED_CHANNEL, (linkId) => services.linkChanged(linkId), () => {
+    services.linkCache.clear();
+    services.qrTargets.clear();
+  });
+  // Another process added, verified or removed a custom domain: reload the redirector's host set.
+  await db.listen(DOMAIN_CHANGED_CHANNEL, () => services.hostDomains.invalidate(), () => services.hostDomains.invalidate());
+  services.clicks.start();
+
+  await services.eventStreams.start();
+  if (!config.disabled.has('dispatcher')) await services.dispatcher.start();
+
+  const scheduler = createScheduler(db, app.log);
+  if (!config.disabled.has('jobs')) {
+    const retention = retentionJob(services.clock);
+    scheduler.every(60 * 60_000, retention);
+    scheduler.every(config.expiryCheckMs, expiryJob({ clock: services.clock, outbox: services.outbox }));
+    scheduler.dailyAtUtcMidnight(saltRotationJob(services.salts));
+    void runExclusive(db, retention).catch((err) => app.log.error({ err }, 'retention job failed'));
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => process.exit(1), 15_000).unref();
+    try {
+      scheduler.stop();
+      await services.eventStreams.stop(); // ends live streams, which would otherwise hold the close
+      await app.close(); // stops accepting, waits for in-flight requests
+      await services.dispatcher.stop(); // lets attempts in flight finish and be recorded
+      await services.clicks.stop(); // writes buffered clicks
+      await services.rateLimits.close();
+      await db.close();
+      clearTimeout(force);
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'unclean shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+}

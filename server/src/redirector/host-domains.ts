@@ -1,0 +1,58 @@
+import { isIP } from 'node:net';
+import type { FastifyRequest } from 'fastify';
+
+export const DOMAIN_CHANGED_CHANNEL = 'hop_domain_changed';
+// A safety net should a notification ever be missed; changes normally reload the set at once.
+const TTL_MS = 30_000;
+
+/**
+ * Which domain a visit's slug belongs to, chosen by its Host (CONTRACT 5): a verified custom
+ * domain serves its own links; any other host (the default short domain, and in development the
+ * API host) serves the default short domain's. The verified names are one small set per process,
+ * reloaded when a domain changes (NOTIFY from a trigger, or at once in the process that changed
+ * it) and at least every 30 seconds, so a visit costs no query.
+ */
+export function createHostDomains(deps: { shortDomain: string; load: () => Promise<string[]>; now?: () => number }) {
+  const now = deps.now ?? Date.now;
+  let names = new Set<string>();
+  let loadedAt = -Infinity;
+  let generation = 0;
+  let loading: Promise<void> | null = null;
+
+  function reload(): Promise<void> {
+    loading ??= (async () => {
+      const started = generation;
+      try {
+        const fresh = new Set(await deps.load());
+        names = fresh;
+        // A change during the load may be missing from it: stay stale so the next visit loads again.
+        loadedAt = generation === started ? now() : -Infinity;
+      } finally {
+        loading = null;
+      }
+    })();
+    return loading;
+  }
+
+  /** The request's host name, lower-cased and without a port (custom domains have none). */
+  function hostOf(req: FastifyRequest): string {
+    return (req.hostname ?? '').toLowerCase().replace(/\.$/, '');
+  }
+
+  return {
+    async domainFor(req: FastifyRequest): Promise<string> {
+      const host = hostOf(req);
+      // The default short domain's host needs no set at all: the common case stays free.
+      if (!host.includes('.') || host === deps.shortDomain.split(':')[0] || isIP(host)) return deps.shortDomain;
+      if (now() - loadedAt >= TTL_MS) await reload();
+      return names.has(host) ? host : deps.shortDomain;
+    },
+    invalidate() {
+      generation++;
+      loadedAt = -Infinity;
+    },
+    stats: () => ({ size: names.size, loadedAt }),
+  };
+}
+
+export type HostDomains = ReturnType<typeof createHostDomains>;

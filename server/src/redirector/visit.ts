@@ -1,0 +1,159 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isbot } from 'isbot';
+import type { RedirectLink, RedirectLinks } from '../domain/links/redirect-links.js';
+import type { ClickPipeline } from '../domain/clicks/click-pipeline.js';
+import type { VisitorSalts } from '../domain/clicks/visitor-salts.js';
+import { countryFromHeader, type GeoLookup } from '../domain/clicks/visit-details.js';
+import type { PasswordAttempts } from '../domain/links/password-attempts.js';
+import { verifyPassword } from '../domain/passwords.js';
+import type { Clock } from '../domain/clock.js';
+import type { LinkCache } from './link-cache.js';
+import { unlockCookieName, UNLOCK_TTL_SECONDS, type UnlockCookies } from './password-gate.js';
+import { sendLockedOut, sendPasswordForm, sendVisitError } from './pages.js';
+
+export interface RedirectorDeps {
+  cache: LinkCache;
+  links: RedirectLinks;
+  clicks: ClickPipeline;
+  salts: VisitorSalts;
+  geo: GeoLookup;
+  attempts: PasswordAttempts;
+  cookies: UnlockCookies;
+  clock: Clock;
+  geoHeader?: string;
+  secureCookies: boolean;
+}
+
+export interface VisitSource {
+  source: 'link' | 'qr';
+  qrId: string | null;
+}
+
+const SLUG_SHAPE = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Appends the visit's query to the destination without overriding what the destination has. */
+export function withVisitQuery(destination: string, rawUrl: string): string {
+  const q = rawUrl.indexOf('?');
+  if (q < 0 || q === rawUrl.length - 1) return destination;
+  const u = new URL(destination);
+  for (const [k, v] of new URLSearchParams(rawUrl.slice(q + 1))) {
+    if (!u.searchParams.has(k)) u.searchParams.append(k, v);
+  }
+  return u.toString();
+}
+
+function redirect(reply: FastifyReply, location: string) {
+  return reply
+    .code(302)
+    .header('location', location)
+    // Destinations change, so neither browsers nor proxies may keep the answer.
+    .header('cache-control', 'private, no-store')
+    .header('referrer-policy', 'no-referrer-when-downgrade')
+    .send();
+}
+
+/** The redirector's path: resolve → respond → record (the record only enqueues). */
+export function createRedirector(deps: RedirectorDeps) {
+  const { cache, links, clicks, salts, geo, attempts, cookies, clock } = deps;
+
+  function gone(req: FastifyRequest, reply: FastifyReply, link: RedirectLink, why: 'expired' | 'limit') {
+    if (link.expiredUrl) return redirect(reply, link.expiredUrl);
+    return sendVisitError(req, reply, 'GONE', 'Link no longer available',
+      why === 'expired' ? 'This short link has expired.' : 'This short link has reached its click limit.');
+  }
+
+  async function record(req: FastifyRequest, link: RedirectLink, from: VisitSource, isBot: boolean, counted: boolean) {
+    const ip = req.ip;
+    const userAgent = String(req.headers['user-agent'] ?? '');
+    clicks.enqueue({
+      linkId: link.id,
+      slug: link.slug,
+      domain: link.domain,
+      destination: link.url,
+      workspaceId: link.workspaceId,
+      qrId: from.qrId,
+      source: from.source,
+      at: clock.now(),
+      visitorHash: await salts.visitorHash(ip, userAgent),
+      country: deps.geoHeader ? countryFromHeader(req.headers[deps.geoHeader]) : geo.country(ip),
+      userAgent,
+      referer: req.headers.referer,
+      isBot,
+      counted,
+    });
+  }
+
+  /** Serves a link that is known, live and (if protected) unlocked: count, record, redirect. */
+  async function pass(req: FastifyRequest, reply: FastifyReply, link: RedirectLink, from: VisitSource) {
+    const isBot = isbot(String(req.headers['user-agent'] ?? ''));
+    const counts = req.method !== 'HEAD';
+    let counted = false;
+    if (link.maxClicks != null) {
+      // Bots and HEAD requests look but do not use up the limit.
+      if (!isBot && counts) {
+        if (!(await links.consumeLimitedClick(link.id))) return gone(req, reply, link, 'limit');
+        counted = true;
+      } else if (await links.limitReached(link.id)) {
+        return gone(req, reply, link, 'limit');
+      }
+    }
+    if (counts) await record(req, link, from, isBot, counted);
+    return redirect(reply, withVisitQuery(link.url, req.url));
+  }
+
+  async function live(req: FastifyRequest, reply: FastifyReply, domain: string, slug: string): Promise<RedirectLink | null> {
+    // Only a slug of the shape links may have can exist: anything else (NUL bytes, dots) is a 404
+    // without touching the cache or the database.
+    const link = SLUG_SHAPE.test(slug) ? await cache.get(domain, slug) : null;
+    if (!link) {
+      sendVisitError(req, reply, 'NOT_FOUND', 'Link not found', 'There is no short link at this address.');
+      return null;
+    }
+    if (link.expiresAt != null && link.expiresAt <= clock.now().getTime()) {
+      await gone(req, reply, link, 'expired');
+      return null;
+    }
+    return link;
+  }
+
+  return {
+    /** GET or HEAD of a short link. */
+    async visit(req: FastifyRequest, reply: FastifyReply, domain: string, slug: string, from: VisitSource) {
+      const link = await live(req, reply, domain, slug);
+      if (!link) return reply;
+      if (link.passwordHash && !cookies.valid(link, req.cookies?.[unlockCookieName(link.id)], clock.now().getTime())) {
+        return sendPasswordForm(req, reply, { status: 200 });
+      }
+      return pass(req, reply, link, from);
+    },
+
+    /** POST of the password form: right → cookie and redirect; wrong → 401 and the form again. */
+    async unlock(req: FastifyRequest, reply: FastifyReply, domain: string, slug: string, password: unknown, from: VisitSource) {
+      const link = await live(req, reply, domain, slug);
+      if (!link) return reply;
+      if (!link.passwordHash) return pass(req, reply, link, from);
+      const visitor = await salts.ipHash(req.ip);
+      const locked = await attempts.lockedFor(link.id, visitor);
+      if (locked > 0) return sendLockedOut(req, reply, locked);
+      if (typeof password !== 'string' || password.length === 0 || password.length > 256) {
+        return sendPasswordForm(req, reply, { status: 401, error: 'Enter the password.' });
+      }
+      if (!(await verifyPassword(password, link.passwordHash))) {
+        await attempts.recordFailure(link, visitor);
+        const nowLocked = await attempts.lockedFor(link.id, visitor);
+        if (nowLocked > 0) return sendLockedOut(req, reply, nowLocked);
+        return sendPasswordForm(req, reply, { status: 401, error: 'Wrong password. Try again.' });
+      }
+      reply.setCookie(unlockCookieName(link.id), cookies.issue(link, clock.now().getTime()), {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: deps.secureCookies,
+        maxAge: UNLOCK_TTL_SECONDS,
+      });
+      return pass(req, reply, link, from);
+    },
+  };
+}
+
+export type Redirector = ReturnType<typeof createRedirector>;

@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { systemClock, type Clock } from './domain/clock.js';
+import { newId } from './domain/ids.js';
+import { createSessionTokens } from './domain/auth/session-tokens.js';
+import { createUsersService } from './domain/users/users-service.js';
+import { createWorkspacesService } from './domain/workspaces/workspaces-service.js';
+import { createApiKeysService } from './domain/api-keys/api-keys-service.js';
+import { createLinksService } from './domain/links/links-service.js';
+import { createIdempotencyService } from './domain/idempotency/idempotency-service.js';
+import { createClickPipeline } from './domain/clicks/click-pipeline.js';
+import { createVisitorSalts } from './domain/clicks/visitor-salts.js';
+import { createGeoLookup } from './domain/clicks/visit-details.js';
+import { createRedirectLinks } from './domain/links/redirect-links.js';
+import { createPasswordAttempts } from './domain/links/password-attempts.js';
+import { createLinkCache } from './redirector/link-cache.js';
+import { createAnalyticsService } from './domain/analytics/analytics-service.js';
+import { createEventOutbox } from './domain/events/event-outbox.js';
+import { createEventInterest } from './domain/events/event-interest.js';
+import { createClickEvents } from './domain/events/click-events.js';
+import { createEventStreamHub } from './domain/events/event-stream-hub.js';
+import { createStreamResults } from './domain/events/stream-results.js';
+import { createSecretBox } from './domain/webhooks/webhook-secrets.js';
+import { createWebhookSender } from './domain/webhooks/webhook-sender.js';
+import { createWebhooksService } from './domain/webhooks/webhooks-service.js';
+import { createSafePost, createUrlGuard } from './domain/net/safe-post.js';
+import { createDispatcher } from './dispatcher/dispatcher.js';
+import { createRedirector } from './redirector/visit.js';
+import { createUnlockCookies } from './redirector/password-gate.js';
+import { createMembersService } from './domain/workspaces/members-service.js';
+import { createDomainsService } from './domain/domains/domains-service.js';
+import { createTxtLookup } from './domain/domains/txt-lookup.js';
+import { createTagsService } from './domain/tags/tags-service.js';
+import { createHostDomains } from './redirector/host-domains.js';
+import { createQrService } from './domain/qr/qr-service.js';
+import { createQrTargets } from './redirector/qr-targets.js';
+import { safeFetch } from './domain/net/safe-fetch.js';
+import { createSqlCounterStore } from './domain/rate-limits/counter-store.js';
+import { createRedisCounterStore } from './domain/rate-limits/redis-counter-store.js';
+import { createRateLimiter } from './domain/rate-limits/rate-limiter.js';
+import { createRateLimitsService } from './domain/rate-limits/rate-limits-service.js';
+import { createOAuthClientsService } from './domain/oauth/oauth-clients-service.js';
+import { createOAuthService } from './domain/oauth/oauth-service.js';
+import { createInviteMailer, type SendInvite } from './domain/mail/invite-mailer.js';
+
+/** HOP_SECRET, or one generated once into HOP_DATA_DIR and reused on every start (CONTRACT 10). */
+export function loadSecret(config: Pick<Config, 'secret' | 'dataDir'>): string {
+  if (config.secret) return config.secret;
+  const file = join(config.dataDir, 'secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    mkdirSync(config.dataDir, { recursive: true });
+    const secret = randomBytes(32).toString('base64url');
+    writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+    return secret;
+  }
+}
+
+/** Every domain service, wired once; the API, the redirector and the jobs all take them from here. */
+export interface ServiceOptions {
+  clock?: Clock;
+  log?: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+export function createServices(config: Config, db: Database, opts: ServiceOptions = {}) {
+  const clock = opts.clock ?? systemClock;
+  const secretText = loadSecret(config);
+  const sessions = createSessionTokens({ secret: new TextEncoder().encode(secretText), clock });
+  const ownHosts = [config.shortDomain, new URL(config.baseUrl).host];
+  const outbox = createEventOutbox({ newId });
+  const interest = createEventInterest({ db });
+  const clicks = createClickPipeline({
+    db,
+    emitEvents: createClickEvents({ outbox, interest }),
+    flushEveryMs: config.clickFlushMs,
+    onError: (err) => opts.log?.error({ err }, 'writing clicks failed; they stay buffered for the next flush'),
+    onDropped: (n) => opts.log?.warn({ dropped: n }, 'click buffer full: oldest visits dropped'),
+  });
+  const salts = createVisitorSalts({ db, clock });
+  const redirectLinks = createRedirectLinks({ db });
+  const linkCache = createLinkCache({ links: redirectLinks });
+  const workspaces = createWorkspacesService({ db, newId });
+  const reservedHosts = [config.shortDomain, config.baseUrl].map((h) => new URL(h.includes('://') ? h : `http://${h}`).hostname);
+  const hostDomains = createHostDomains({ shortDomain: config.shortDomain, load: () => domains.verifiedNames() });
+  const qr = createQrService({
+    db, clock, newId,
+    config: { baseUrl: config.baseUrl, shortDomain: config.shortDomain, shortScheme: config.shortScheme },
+    // CONTRACT 7: an HTTPS PNG of at most 1 MiB, within 5 s, under the webhook address rules.
+    fetchLogo: async (url) => (await safeFetch(url, { allowPrivate: config.allowPrivateUrls, maxBytes: 1024 * 1024, timeoutMs: 5000, field: 'logoUrl' })).body,
+    onDeleted: (linkId) => qrTargets.invalidateLink(linkId),
+  });
+  const qrTargets = createQrTargets({ find: qr.findTarget });
+  /** A link changed in this process (or, via NOTIFY, in another): drop what every cache keeps of it. */
+  const linkChanged = (linkId: string) => {
+    linkCache.invalidate(linkId);
+    qrTargets.invalidateLink(linkId);
+    qr.linkChanged(linkId);
+  };
+  const domains = createDomainsService({
+    db, clock, newId, lookupTxt: createTxtLookup(config.dnsServers), reservedHosts, onChanged: hostDomains.invalidate,
+  });
+  const oauthClients = createOAuthClientsService({ db, newId });
+  // Invites go out by e-mail when SMTP_URL is set; a failed send is logged, the invite still stands
+  // (its creation answer carries the acceptUrl to pass on by hand).
+  const mailInvite = config.smtpUrl ? createInviteMailer({ smtpUrl: config.smtpUrl, baseUrl: config.baseUrl }) : undefined;
+  const sendInvite: SendInvite | undefined = mailInvite && (async (mail) => {
+    await mailInvite(mail).catch((err) => opts.log?.error({ err, inviteId: mail.invite.id }, 'sending the invite e-mail failed'));
+  });
+  const sender = createWebhookSender({ post: createSafePost({ allowPrivate: config.allowPrivateUrls }) });
+  const webhooks = createWebhooksService({
+    db, clock, newId, sender,
+    box: createSecretBox(secretText),
+    checkUrl: createUrlGuard({ allowPrivate: config.allowPrivateUrls }),
+    config: { dashboardUrl: config.dashboardUrl, shortDomain: config.shortDomain, shortScheme: config.shortScheme },
+  });
+  // Counters shared by every process: in Redis when configured, else in the database (CONTRACT 3).
+  const rateLimits = createRateLimitsService({
+    db,
+    secret: secretText,
+    settings: config.rateLimits,
+    limiter: createRateLimiter({
+      store: config.redisUrl ? createRedisCounterStore(config.redisUrl) : createSqlCounterStore({ db }),
+      onStoreError: (err) => opts.log?.warn({ err }, 'rate-limit store unavailable: request let through'),
+    }),
+  });
+  return {
+    db,
+    rateLimits,
+    outbox,
+    interest,
+    webhooks,
+    streamResults: createStreamResults({ db }),
+    eventStreams: createEventStreamHub({ db, clock, newId, serverSecret: secretText, interest }),
+    dispatcher: createDispatcher({
+      db, clock, sender, signingSecrets: webhooks.signingSecrets, retryScale: config.webhookRetryScale,
+      log: opts.log,
+    }),
+    clock,
+    sessions,
+    clicks,
+    users: createUsersService({ db, newId, sessions }),
+    workspaces,
+    members: createMembersService({
+      db, clock, newId, workspaces,
+      acceptUrl: (token) => `${config.baseUrl}/v1/invites/${encodeURIComponent(token)}/accept`,
+      sendInvite,
+    }),
+    oauthClients,
+    oauth: createOAuthService({ db, clock, clients: oauthClients, workspaces }),
+    apiKeys: createApiKeysService({ db, newId, clock }),
+    links: createLinksService({
+      db, clock, newId, domains, onLinkChanged: linkChanged, outbox,
+      config: { shortDomain: config.shortDomain, shortScheme: config.shortScheme, dashboardUrl: config.dashboardUrl, ownHosts },
+    }),
+    salts,
+    linkCache,
+    linkChanged,
+    qr,
+    qrTargets,
+    domains,
+    hostDomains,
+    tags: createTagsService({ db }),
+    analytics: createAnalyticsService({
+      db, clock,
+      shortUrl: (domain, slug) => `${domain === config.shortDomain ? config.shortScheme : 'https'}://${domain}/${slug}`,
+    }),
+    redirector: createRedirector({
+      cache: linkCache,
+      links: redirectLinks,
+      clicks,
+      salts,
+      geo: createGeoLookup(config.geoipDb),
+      attempts: createPasswordAttempts({ db, clock }),
+      cookies: createUnlockCookies(secretText),
+      clock,
+      geoHeader: config.geoHeader,
+      secureCookies: config.shortScheme === 'https',
+    }),
+    idempotency: createIdempotencyService({ db }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

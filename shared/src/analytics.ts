@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { idSchema } from './ids.js';
+import { LinkParamsSchema } from './links.js';
+import { WorkspaceParamsSchema } from './workspaces.js';
+
+export const ANALYTICS_GROUPS = ['day', 'week', 'month', 'country', 'device', 'browser', 'os', 'referrer'] as const;
+export const AnalyticsGroupSchema = z.enum(ANALYTICS_GROUPS);
+export type AnalyticsGroup = z.infer<typeof AnalyticsGroupSchema>;
+
+/** A calendar day (UTC) or a timestamp, of which the UTC day is taken. */
+const DayInputSchema = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+
+/** `days` (1-730, default 30) or `start`/`end` (inclusive UTC days), and an optional grouping. */
+export const AnalyticsQuerySchema = z
+  .strictObject({
+    days: z.coerce.number().int().min(1).max(730).optional(),
+    start: DayInputSchema.optional(),
+    end: DayInputSchema.optional(),
+    groupBy: AnalyticsGroupSchema.optional(),
+  })
+  .refine((q) => !(q.days !== undefined && (q.start || q.end)), 'give either days or start/end, not both');
+export type AnalyticsQuery = z.input<typeof AnalyticsQuerySchema>;
+
+export const WorkspaceAnalyticsQuerySchema = z
+  .strictObject({
+    days: z.coerce.number().int().min(1).max(730).optional(),
+    start: DayInputSchema.optional(),
+    end: DayInputSchema.optional(),
+    groupBy: AnalyticsGroupSchema.optional(),
+    linkId: idSchema('lnk').optional(),
+    domain: z.string().max(253).optional(),
+    /** Comma-separated; a link must carry all of them. */
+    tags: z.string().max(1100).optional(),
+  })
+  .refine((q) => !(q.days !== undefined && (q.start || q.end)), 'give either days or start/end, not both');
+export type WorkspaceAnalyticsQuery = z.input<typeof WorkspaceAnalyticsQuerySchema>;
+
+export const BreakdownEntrySchema = z.object({
+  /** null where unknown (no referrer, country not found). */
+  key: z.string().nullable(),
+  clicks: z.number().int(),
+  uniqueClicks: z.number().int(),
+});
+export type BreakdownEntry = z.infer<typeof BreakdownEntrySchema>;
+
+export const TimeseriesPointSchema = z.object({ date: z.iso.date(), clicks: z.number().int(), uniqueClicks: z.number().int() });
+
+export const TopLinkSchema = z.object({
+  linkId: idSchema('lnk'),
+  slug: z.string(),
+  domain: z.string(),
+  shortUrl: z.string(),
+  clicks: z.number().int(),
+  uniqueClicks: z.number().int(),
+});
+
+/** The breakdowns are present without `groupBy`; `groups` with it (CONTRACT 6). */
+export const AnalyticsSchema = z
+  .object({
+    start: z.iso.date(),
+    end: z.iso.date(),
+    totalClicks: z.number().int(),
+    uniqueClicks: z.number().int(),
+    failedPasswordAttempts: z.number().int(),
+    timeseries: z.array(TimeseriesPointSchema).optional(),
+    countries: z.array(BreakdownEntrySchema).optional(),
+    devices: z.array(BreakdownEntrySchema).optional(),
+    browsers: z.array(BreakdownEntrySchema).optional(),
+    os: z.array(BreakdownEntrySchema).optional(),
+    referrers: z.array(BreakdownEntrySchema).optional(),
+    groups: z.array(BreakdownEntrySchema).optional(),
+    topLinks: z.array(TopLinkSchema).optional(),
+  })
+  .meta({ id: 'Analytics' });
+export type Analytics = z.infer<typeof AnalyticsSchema>;
+
+export const LinkAnalyticsParamsSchema = LinkParamsSchema;
+export const WorkspaceAnalyticsParamsSchema = WorkspaceParamsSchema;

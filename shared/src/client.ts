@@ -1,0 +1,121 @@
+import { request } from 'undici';
+import type { z } from 'zod';
+import { routes, type RouteName, type Routes } from './routes.js';
+import type { ErrorCode } from './errors.js';
+
+type InputPart<R, K extends string, F extends string> = R extends { [P in K]: infer S extends z.ZodType }
+  ? { [P in F]: z.input<S> }
+  : { [P in F]?: undefined };
+
+/** What a call needs: the route's params, query and body, each only where the route has one. */
+export type RouteInput<N extends RouteName> = InputPart<Routes[N], 'params', 'params'> &
+  Partial<InputPart<Routes[N], 'query', 'query'>> &
+  InputPart<Routes[N], 'body', 'body'> & {
+    headers?: Record<string, string>;
+    idempotencyKey?: string;
+  };
+export type RouteOutput<N extends RouteName> = z.output<Routes[N]['response']>;
+
+/** A non-2xx answer in the contract's error shape, or a transport failure (`statusCode` 0). */
+export class HopApiError extends Error {
+  constructor(
+    readonly code: ErrorCode | 'NETWORK_ERROR',
+    message: string,
+    readonly statusCode: number,
+    readonly details: Record<string, unknown> = {},
+    readonly headers: Record<string, string | string[] | undefined> = {},
+  ) {
+    super(message);
+    this.name = 'HopApiError';
+  }
+}
+
+export interface HopClientOptions {
+  baseUrl: string;
+  apiKey?: string;
+  /** A dashboard-session JWT or an OAuth access token, sent as a bearer token. */
+  token?: string;
+  userAgent?: string;
+  /** Parse each success body with its route's schema: the tests use it to hold the server to the contract. */
+  validateResponses?: boolean;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  text: string;
+}
+
+export function fillPath(path: string, params: Record<string, unknown> = {}): string {
+  return path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+    const v = params[name];
+    if (v === undefined || v === null) throw new Error(`missing path parameter ${name}`);
+    return encodeURIComponent(String(v));
+  });
+}
+
+function toQueryString(query: Record<string, unknown> | undefined): string {
+  if (!query) return '';
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) qs.set(k, String(v));
+  const s = qs.toString();
+  return s ? `?${s}` : '';
+}
+
+export function createHopClient(options: HopClientOptions) {
+  const base = options.baseUrl.replace(/\/+$/, '');
+
+  function authHeaders(): Record<string, string> {
+    const h: Record<string, string> = { 'user-agent': options.userAgent ?? 'hop-client' };
+    if (options.apiKey) h['x-api-key'] = options.apiKey;
+    if (options.token) h.authorization = `Bearer ${options.token}`;
+    return h;
+  }
+
+  /** Any request, answered as it came: for routes outside the table and for tests of bad input. */
+  async function raw(method: string, path: string, init: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<RawResponse> {
+    const headers: Record<string, string> = { ...authHeaders(), ...init.headers };
+    let payload: string | undefined = init.rawBody;
+    if (init.body !== undefined) {
+      payload = JSON.stringify(init.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    let res;
+    try {
+      res = await request(base + path, { method: method as 'GET', headers, body: payload });
+    } catch (err) {
+      throw new HopApiError('NETWORK_ERROR', `cannot reach ${base}: ${(err as Error).message}`, 0);
+    }
+    const text = await res.body.text();
+    let body: unknown = text;
+    if (String(res.headers['content-type'] ?? '').includes('json') && text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+    }
+    return { status: res.statusCode, headers: res.headers, body, text };
+  }
+
+  /** Call a route of the table; resolves with the success body, rejects with a HopApiError. */
+  async function call<N extends RouteName>(name: N, input: RouteInput<N>): Promise<RouteOutput<N>> {
+    const def = routes[name];
+    const i = input as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string>; idempotencyKey?: string };
+    const headers = { ...i.headers };
+    if (i.idempotencyKey) headers['idempotency-key'] = i.idempotencyKey;
+    const res = await raw(def.method, fillPath(def.path, i.params) + toQueryString(i.query), { body: i.body, headers });
+    if (res.status >= 200 && res.status < 300) {
+      if (options.validateResponses) return def.response.parse(res.body) as RouteOutput<N>;
+      return res.body as RouteOutput<N>;
+    }
+    const err = (res.body as { error?: { code: ErrorCode; message: string; details?: Record<string, unknown> } })?.error;
+    if (err?.code) throw new HopApiError(err.code, err.message, res.status, err.details ?? {}, res.headers);
+    throw new HopApiError('INTERNAL_ERROR', `unexpected ${res.status} answer from ${base}`, res.status, {}, res.headers);
+  }
+
+  return { call, raw, baseUrl: base };
+}
+
+export type HopClient = ReturnType<typeof createHopClient>;

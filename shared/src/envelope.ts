@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** `{success: true, data}`: the shape of every success body (CONTRACT 1). */
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.object({ success: z.literal(true), data });
+}
+
+export const PaginationSchema = z.object({
+  nextCursor: z.string().nullable(),
+  limit: z.number().int(),
+});
+export type Pagination = z.infer<typeof PaginationSchema>;
+
+/** A page of a list: the envelope plus the cursor of the next page. */
+export function listEnvelope<T extends z.ZodType>(item: T) {
+  return z.object({ success: z.literal(true), data: z.array(item), pagination: PaginationSchema });
+}
+
+/** `limit` and `cursor` of every list (CONTRACT 3: 1-100, default 20). */
+export const PageQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(512).optional(),
+});

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { idSchema, TimestampSchema } from './ids.js';
+import { DestinationUrlSchema, LinkSlugSchema } from './links.js';
+import { EventTypeSchema } from './webhooks.js';
+
+/**
+ * The surface automation platforms call (SPEC "Alternative shape", CONTRACT 9): bare bodies, the
+ * workspace being the credential's.
+ */
+export const IntegrationSubscribeBodySchema = z.strictObject({
+  targetUrl: z.string().max(2048).url(),
+  events: z.array(EventTypeSchema).min(1),
+  /** Chosen by the platform, at least 32 characters; generated when absent. */
+  secret: z.string().min(32).max(256).optional(),
+});
+export const IntegrationWebhookSchema = z.object({
+  id: idSchema('wh'),
+  targetUrl: z.string(),
+  events: z.array(EventTypeSchema),
+  active: z.boolean(),
+  createdAt: TimestampSchema,
+  /** Only when Hop generated the secret. */
+  secret: z.string().optional(),
+});
+export const IntegrationWebhookParamsSchema = z.object({ webhookId: idSchema('wh') });
+export const IntegrationCreateLinkBodySchema = z.strictObject({ url: DestinationUrlSchema, slug: LinkSlugSchema.optional() });
+export const IntegrationPollQuerySchema = z.strictObject({
+  since: TimestampSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+export const IntegrationMeSchema = z.object({
+  id: idSchema('usr'),
+  email: z.string(),
+  name: z.string(),
+  workspace: z.object({ id: idSchema('ws'), name: z.string(), slug: z.string() }),
+});

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { idSchema, TimestampSchema } from './ids.js';
+import { EmailSchema } from './users.js';
+import { RoleSchema, WorkspaceParamsSchema } from './workspaces.js';
+
+export const InviteSchema = z
+  .object({
+    id: idSchema('inv'),
+    workspaceId: idSchema('ws'),
+    email: z.string(),
+    role: RoleSchema,
+    invitedBy: idSchema('usr').nullable(),
+    expiresAt: TimestampSchema,
+    createdAt: TimestampSchema,
+  })
+  .meta({ id: 'Invite' });
+export type Invite = z.infer<typeof InviteSchema>;
+
+/** Only the creation response carries the token and the address to accept it (CONTRACT 1). */
+export const CreatedInviteSchema = InviteSchema.extend({ token: z.string(), acceptUrl: z.string() });
+export type CreatedInvite = z.infer<typeof CreatedInviteSchema>;
+
+export const CreateInviteBodySchema = z.strictObject({ email: EmailSchema, role: RoleSchema });
+export type CreateInviteBody = z.infer<typeof CreateInviteBodySchema>;
+
+export const InviteParamsSchema = WorkspaceParamsSchema.extend({ inviteId: idSchema('inv') });
+export const InviteTokenParamsSchema = z.object({ token: z.string().min(10).max(200) });
+
+export const MemberParamsSchema = WorkspaceParamsSchema.extend({ userId: idSchema('usr') });
+export const UpdateMemberBodySchema = z.strictObject({ role: RoleSchema });
+export type UpdateMemberBody = z.infer<typeof UpdateMemberBodySchema>;

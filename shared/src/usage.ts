@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { TimestampSchema } from './ids.js';
+import { PlanSchema } from './workspaces.js';
+
+/** One request window of a workspace: its limit, what is left and when it starts afresh. */
+export const UsageWindowSchema = z.object({
+  limit: z.number().int(),
+  remaining: z.number().int(),
+  resetAt: TimestampSchema,
+});
+
+/** `GET /v1/workspaces/{ws}/usage`: the plan, its limits (CONTRACT 3) and what remains of them. */
+export const UsageSchema = z.object({
+  plan: PlanSchema,
+  limits: z.object({
+    requestsPerHour: z.number().int(),
+    requestsPerMinute: z.number().int(),
+    /** null: unlimited. */
+    qrPerHour: z.number().int().nullable(),
+    clickRetentionDays: z.number().int(),
+  }),
+  rateLimit: z.object({ hour: UsageWindowSchema, minute: UsageWindowSchema }),
+  /** QR codes created in the last hour; every field null on plans without a QR quota. */
+  qr: z.object({
+    limit: z.number().int().nullable(),
+    remaining: z.number().int().nullable(),
+    resetAt: TimestampSchema.nullable(),
+  }),
+});
+export type Usage = z.infer<typeof UsageSchema>;

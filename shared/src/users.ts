@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { idSchema, TimestampSchema } from './ids.js';
+
+export const EmailSchema = z.email().max(254);
+/** Account passwords: at least 8 characters (SPEC limits), at most 256 so hashing stays bounded. */
+export const AccountPasswordSchema = z.string().min(8).max(256);
+
+export const UserSchema = z
+  .object({ id: idSchema('usr'), email: z.string(), name: z.string(), createdAt: TimestampSchema })
+  .meta({ id: 'User' });
+export type User = z.infer<typeof UserSchema>;
+
+export const SignupBodySchema = z.strictObject({
+  email: EmailSchema,
+  password: AccountPasswordSchema,
+  name: z.string().trim().min(1).max(100),
+});
+export type SignupBody = z.infer<typeof SignupBodySchema>;
+
+export const LoginBodySchema = z.strictObject({ email: EmailSchema, password: z.string().min(1).max(256) });
+export type LoginBody = z.infer<typeof LoginBodySchema>;
+
+/** Signup and login answer the user and a 12-hour dashboard-session JWT. */
+export const AuthResultSchema = z.object({ user: UserSchema, token: z.string(), expiresAt: TimestampSchema });
+export type AuthResult = z.infer<typeof AuthResultSchema>;

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { idSchema, TimestampSchema } from './ids.js';
+
+export const PLANS = ['free', 'starter', 'pro', 'business', 'enterprise'] as const;
+export const PlanSchema = z.enum(PLANS);
+export type Plan = z.infer<typeof PlanSchema>;
+
+/** Roles from weakest to strongest; the order is what role checks compare. */
+export const ROLES = ['viewer', 'member', 'admin', 'owner'] as const;
+export const RoleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof RoleSchema>;
+
+export const WorkspaceSlugSchema = z
+  .string()
+  .min(3)
+  .max(48)
+  .regex(/^[a-z0-9-]+$/, 'may hold only a-z, 0-9 and -');
+
+export const WorkspaceSchema = z
+  .object({
+    id: idSchema('ws'),
+    name: z.string(),
+    slug: z.string(),
+    role: RoleSchema,
+    plan: PlanSchema,
+    createdAt: TimestampSchema,
+  })
+  .meta({ id: 'Workspace' });
+export type Workspace = z.infer<typeof WorkspaceSchema>;
+
+export const WorkspaceParamsSchema = z.object({ workspaceId: idSchema('ws') });
+
+export const CreateWorkspaceBodySchema = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  slug: WorkspaceSlugSchema,
+});
+export type CreateWorkspaceBody = z.infer<typeof CreateWorkspaceBodySchema>;
+
+/** Only the name changes; the slug is immutable, so naming it is refused (CONTRACT 2). */
+export const UpdateWorkspaceBodySchema = z.strictObject({ name: z.string().trim().min(1).max(100) });
+export type UpdateWorkspaceBody = z.infer<typeof UpdateWorkspaceBodySchema>;
+
+export const MemberSchema = z
+  .object({
+    userId: idSchema('usr'),
+    email: z.string(),
+    name: z.string(),
+    role: RoleSchema,
+    joinedAt: TimestampSchema,
+  })
+  .meta({ id: 'Member' });
+export type Member = z.infer<typeof MemberSchema>;
+
+/** Operator-only plan change (`X-Admin-Token`). `rateLimit` sets enterprise limits. */
+export const AdminUpdateWorkspaceBodySchema = z.strictObject({
+  plan: PlanSchema,
+  rateLimit: z
+    .strictObject({
+      perHour: z.number().int().positive().max(10_000_000),
+      perMinute: z.number().int().positive().max(1_000_000),
+    })
+    .nullable()
+    .optional(),
+});
+export type AdminUpdateWorkspaceBody = z.infer<typeof AdminUpdateWorkspaceBodySchema>;
+
+export const AdminWorkspaceSchema = z.object({
+  id: idSchema('ws'),
+  name: z.string(),
+  slug: z.string(),
+  plan: PlanSchema,
+  rateLimit: z.object({ perHour: z.number().int(), perMinute: z.number().int() }).nullable(),
+  createdAt: TimestampSchema,
+});
+export type AdminWorkspace = z.infer<typeof AdminWorkspaceSchema>;

@@ -1,0 +1,94 @@
+// The server as a process: configuration errors, the data-directory lock, concurrent starts on one
+// database, and a graceful SIGTERM that flushes buffered clicks.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHopClient } from '@hop/shared/client';
+import { startServer } from '../helpers/start-server.mjs';
+
+// Visits from bots do not count; these tests visit as a browser.
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const root = new URL('../..', import.meta.url).pathname;
+const tempDir = () => mkdtempSync(join(tmpdir(), 'hop-lifecycle-'));
+
+test('a wrong configuration value stops the server at start, naming the variable', () => {
+  const res = spawnSync(process.execPath, ['bin/hop-server'], {
+    cwd: root,
+    env: { ...process.env, PORT: 'eighty', HOP_DATA_DIR: tempDir() },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  assert.equal(res.status, 2);
+  assert.match(res.stderr, /PORT/);
+  const res2 = spawnSync(process.execPath, ['bin/hop-server'], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', HOP_SHORT_SCHEME: 'gopher', HOP_DATA_DIR: tempDir() },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  assert.equal(res2.status, 2);
+  assert.match(res2.stderr, /HOP_SHORT_SCHEME/);
+});
+
+test('a second server on the same embedded data directory refuses to start', { skip: !!process.env.DATABASE_URL && 'embedded only' }, async () => {
+  const dataDir = tempDir();
+  const first = await startServer({ dataDir, env: { DATABASE_URL: '' } });
+  try {
+    const res = spawnSync(process.execPath, ['bin/hop-server'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: '', PORT: '0', HOP_DATA_DIR: dataDir },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.notEqual(res.status, 0);
+    assert.match(res.stderr, /in use by process/);
+    // The first is unharmed.
+    assert.equal((await fetch(`${first.url}/readyz`)).status, 200);
+  } finally {
+    assert.equal(await first.stop(), 0);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('two servers starting at once on one PostgreSQL both migrate and serve', { skip: !process.env.DATABASE_URL && 'PostgreSQL only' }, async () => {
+  const [a, b] = await Promise.all([startServer({ dataDir: tempDir() }), startServer({ dataDir: tempDir() })]);
+  try {
+    for (const s of [a, b]) assert.equal((await fetch(`${s.url}/readyz`)).status, 200);
+  } finally {
+    const codes = await Promise.all([a.stop(), b.stop()]);
+    assert.deepEqual(codes, [0, 0]);
+  }
+});
+
+test('SIGTERM finishes in flight, writes buffered clicks, and exits 0', async () => {
+  const dataDir = tempDir();
+  // A long flush interval: the clicks can only reach the database through the shutdown flush.
+  const env = { HOP_CLICK_FLUSH_MS: '1000' };
+  const server = await startServer({ dataDir, env });
+  const anon = createHopClient({ baseUrl: server.url });
+  const { data: auth } = await anon.call('signup', {
+    body: { email: `sigterm-${Date.now()}@example.test`, password: 'password-123', name: 'S' },
+  });
+  const api = createHopClient({ baseUrl: server.url, token: auth.token });
+  const { data: ws } = await api.call('createWorkspace', { body: { name: 'S', slug: `sigterm-${Date.now()}` } });
+  const { data: link } = await api.call('createLink', { params: { workspaceId: ws.id }, body: { url: 'https://example.com/' } });
+  const path = new URL(link.shortUrl).pathname;
+  for (let i = 0; i < 5; i++) {
+    const res = await fetch(server.url + path, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA } });
+    assert.equal(res.status, 302);
+  }
+  assert.equal(await server.stop(), 0);
+
+  const again = await startServer({ dataDir, env, port: server.port });
+  try {
+    const api2 = createHopClient({ baseUrl: again.url, token: auth.token });
+    const { data } = await api2.call('getLink', { params: { workspaceId: ws.id, linkId: link.id } });
+    assert.equal(data.clicks, 5);
+  } finally {
+    assert.equal(await again.stop(), 0);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,62 @@
+// Runs the real `bin/hop` as a child process against the test server, with its own settings
+// directory, stdin a pipe (never a TTY) and none of the caller's HOP_* or CI variables.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { API_URL } from '../helpers/api.js';
+
+const HOP_BIN = fileURLToPath(new URL('../../bin/hop', import.meta.url));
+
+const configDirs: string[] = [];
+process.once('exit', () => configDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+export interface HopResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface HopOptions {
+  /** Written to stdin, which is then closed. */
+  input?: string;
+  env?: Record<string, string | undefined>;
+}
+
+/** A `hop` bound to a fresh, empty settings directory (removed when the test process exits). */
+export function hopSession() {
+  const configDir = mkdtempSync(join(tmpdir(), 'hop-cli-'));
+  configDirs.push(configDir);
+  const run = (args: string[], opts: HopOptions = {}) => runHop(args, { ...opts, env: { HOP_CONFIG_DIR: configDir, ...opts.env } });
+  /** Runs and parses stdout as JSON, failing with stderr when the command did not exit 0. */
+  const json = async <T = unknown>(args: string[], opts: HopOptions = {}): Promise<T> => {
+    const res = await run([...args, '--json'], opts);
+    if (res.code !== 0) throw new Error(`hop ${args.join(' ')} exited ${res.code}: ${res.stderr}`);
+    return JSON.parse(res.stdout) as T;
+  };
+  /** Stores a credential the way a user would: piped into `hop login --with-token`. */
+  const login = async (credential: string) => {
+    const res = await run(['login', '--with-token'], { input: credential });
+    if (res.code !== 0) throw new Error(`login failed (${res.code}): ${res.stderr}`);
+    return res;
+  };
+  return { configDir, run, json, login };
+}
+
+export function runHop(args: string[], opts: HopOptions = {}): Promise<HopResult> {
+  const env: Record<string, string | undefined> = { ...process.env, HOP_API_URL: API_URL, NO_COLOR: '1' };
+  for (const name of ['HOP_API_KEY', 'HOP_WORKSPACE', 'HOP_CONFIG_DIR', 'CI']) delete env[name];
+  Object.assign(env, opts.env);
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [HOP_BIN, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(opts.input ?? '');
+  });
+}

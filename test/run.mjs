@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// `npm test`: builds, starts one real server (embedded database, or PostgreSQL when DATABASE_URL
+// is set), runs every *.test.ts against it over HTTP with node's test runner, then stops it.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from './helpers/start-server.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+
+const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+function findTests(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) findTests(p, out);
+    else if (name.endsWith('.test.ts')) out.push(relative(root, p));
+  }
+  return out;
+}
+const files = args.length ? args : ['test', 'shared/src', 'server/src', 'cli/src'].flatMap((d) => findTests(join(root, d))).sort();
+
+const dataDir = mkdtempSync(join(tmpdir(), 'hop-test-'));
+// A throw-away certificate for HTTPS webhook receivers, trusted by every server of the run.
+const tlsDir = mkdtempSync(join(tmpdir(), 'hop-test-tls-'));
+const openssl = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(tlsDir, 'key.pem'),
+  '-out', join(tlsDir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
+if (openssl.status === 0) process.env.HOP_TEST_TLS_DIR = tlsDir;
+const adminToken = 'test-admin-token-0123456789';
+// Every server of a run shares one secret, as a fleet on one database must (sessions, webhook secrets).
+process.env.HOP_TEST_SECRET ??= 'test-secret-shared-by-every-server-of-a-run';
+// The suite makes far more requests per user than a free plan allows (20 a minute): every server
+// of the run (this one and those tests start) takes limits 1000 times the plan's. Tests of the
+// limits themselves start servers with HOP_RATE_LIMIT_SCALE=1.
+process.env.HOP_RATE_LIMIT_SCALE ??= '1000';
+const server = await startServer({ dataDir, env: {
+    HOP_ADMIN_TOKEN: adminToken,
+    HOP_CLICK_FLUSH_MS: '100',
+    HOP_TRUST_PROXY: '127.0.0.1',
+    // Webhook tests run their own servers, which may deliver to loopback receivers; on PostgreSQL
+    // they share this database, and this server (which may not reach loopback) must not take
+    // their deliveries.
+    HOP_DISABLE: 'dispatcher',
+  } });
+process.stderr.write(`test server: ${server.url} on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embedded database'}\n`);
+
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      HOP_TEST_API_URL: server.url,
+      HOP_TEST_ADMIN_TOKEN: adminToken,
+      HOP_TEST_SHORT_DOMAIN: server.shortDomain,
+      HOP_TEST_DATA_DIR: dataDir,
+    },
+  },
+);
+const code = await new Promise((resolve) => child.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0))));
+const stopped = await server.stop();
+rmSync(dataDir, { recursive: true, force: true });
+rmSync(tlsDir, { recursive: true, force: true });
+if (stopped !== 0) {
+  process.stderr.write(`test server exited with ${stopped} on SIGTERM (expected 0)\n${server.output()}\n`);
+  process.exit(1);
+}
+process.exit(code);
