@@ -3,6 +3,7 @@ import { openDatabase } from './db/open.js';
 import { migrate } from './db/migrate.js';
 import { createServices } from './services.js';
 import { buildApp } from './api/app.js';
+import { createMetrics } from './api/plugins/metrics.js';
 import { LINK_CHANGED_CHANNEL } from './redirector/link-cache.js';
 import { DOMAIN_CHANGED_CHANNEL } from './redirector/host-domains.js';
 import { createScheduler, runExclusive } from './jobs/schedule.js';
@@ -26,7 +27,8 @@ export async function main(): Promise<void> {
   await migrate(db);
   const log = { error: (o: object, m: string) => app.log.error(o, m), warn: (o: object, m: string) => app.log.warn(o, m) };
   const services = createServices(config, db, { log });
-  const app = await buildApp(config, services);
+  const metrics = createMetrics(services);
+  const app = await buildApp(config, services, { metrics });
   app.log.info(
     config.databaseUrl ? 'database: PostgreSQL (DATABASE_URL)' : `database: embedded PGlite in ${config.dataDir} (set DATABASE_URL for PostgreSQL)`,
   );
@@ -42,7 +44,7 @@ export async function main(): Promise<void> {
   await services.eventStreams.start();
   if (!config.disabled.has('dispatcher')) await services.dispatcher.start();
 
-  const scheduler = createScheduler(db, app.log);
+  const scheduler = createScheduler(db, app.log, metrics.jobRun);
   if (!config.disabled.has('jobs')) {
     const retention = retentionJob(services.clock);
     scheduler.every(60 * 60_000, retention);

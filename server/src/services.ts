@@ -28,7 +28,8 @@ import { createWebhookSender } from './domain/webhooks/webhook-sender.js';
 import { createWebhooksService } from './domain/webhooks/webhooks-service.js';
 import { createSafePost, createUrlGuard } from './domain/net/safe-post.js';
 import { createDispatcher } from './dispatcher/dispatcher.js';
-import { createRedirector } from './redirector/visit.js';
+import { createRedirector, type RedirectorDeps } from './redirector/visit.js';
+import { createFastRedirect } from './redirector/fast-redirect.js';
 import { createUnlockCookies } from './redirector/password-gate.js';
 import { createMembersService } from './domain/workspaces/members-service.js';
 import { createDomainsService } from './domain/domains/domains-service.js';
@@ -127,6 +128,19 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
       onStoreError: (err) => opts.log?.warn({ err }, 'rate-limit store unavailable: request let through'),
     }),
   });
+  const redirectorDeps: RedirectorDeps = {
+    cache: linkCache,
+    links: redirectLinks,
+    clicks,
+    salts,
+    geo: createGeoLookup(config.geoipDb),
+    attempts: createPasswordAttempts({ db, clock }),
+    cookies: createUnlockCookies(secretText),
+    clock,
+    geoHeader: config.geoHeader,
+    secureCookies: config.shortScheme === 'https',
+  };
+
   return {
     db,
     rateLimits,
@@ -168,18 +182,9 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
       db, clock,
       shortUrl: (domain, slug) => `${domain === config.shortDomain ? config.shortScheme : 'https'}://${domain}/${slug}`,
     }),
-    redirector: createRedirector({
-      cache: linkCache,
-      links: redirectLinks,
-      clicks,
-      salts,
-      geo: createGeoLookup(config.geoipDb),
-      attempts: createPasswordAttempts({ db, clock }),
-      cookies: createUnlockCookies(secretText),
-      clock,
-      geoHeader: config.geoHeader,
-      secureCookies: config.shortScheme === 'https',
-    }),
+    redirector: createRedirector(redirectorDeps),
+    // The same visits' hot path, in front of Fastify (api/app.ts).
+    fastRedirect: createFastRedirect({ ...redirectorDeps, hostDomains, trustProxy: config.trustProxy }),
     idempotency: createIdempotencyService({ db }),
   };
 }

@@ -2,9 +2,10 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
-import { randomBase62 } from '../domain/ids.js';
+import { createServer } from 'node:http';
+import { requestIdFor } from './request-id.js';
 import { errorHandlerPlugin, sendError } from './plugins/error-handler.js';
-import { metricsRoutes } from './plugins/metrics.js';
+import { createMetrics, metricsRoutes, type Metrics } from './plugins/metrics.js';
 import { parseJsonBody } from './plugins/json-body.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { authRoutes } from './routes/auth-routes.js';
@@ -25,25 +26,32 @@ import { oauthRoutes } from './routes/oauth-routes.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
-// Request ids: a random prefix per process and a counter, so each costs no random bytes on the
-// hot path and ids from several processes never collide.
-const REQUEST_ID_PREFIX = randomBase62(8);
-let requestCounter = 0;
-function nextRequestId(): string {
-  requestCounter = (requestCounter + 1) % 218_340_105_584_896; // 62^8
-  let n = requestCounter;
-  let s = '';
-  for (let i = 0; i < 8; i++) {
-    s = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'[n % 62] + s;
-    n = Math.floor(n / 62);
-  }
-  return `req_${REQUEST_ID_PREFIX}${s}`;
-}
-const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
-
 /** Builds the HTTP application (API, docs and redirector) without listening: main.ts listens. */
-export async function buildApp(config: Config, services: Services, opts: { version?: string; logger?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  config: Config,
+  services: Services,
+  opts: { version?: string; logger?: boolean; metrics?: Metrics } = {},
+): Promise<FastifyInstance> {
+  const fast = config.disabled.has('redirector') ? null : services.fastRedirect;
   const app = Fastify({
+    // Node's server, as Fastify would make it, with the redirector's hot path in front: a plain
+    // visit of a cached link is answered there; anything it declines goes to Fastify untouched.
+    serverFactory: (handler, fastifyOptions) => {
+      const options = fastifyOptions as { http?: object; keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+      const server = createServer(options.http ?? {}, (req, res) => {
+        let served = false;
+        try {
+          served = fast?.handle(req, res) ?? false;
+        } catch (err) {
+          app.log.error({ err }, 'fast redirect failed; serving through the router');
+        }
+        if (!served) handler(req, res);
+      });
+      server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
+      if (options.requestTimeout) server.requestTimeout = options.requestTimeout;
+      if (options.connectionTimeout) server.setTimeout(options.connectionTimeout);
+      return server;
+    },
     logger: opts.logger === false ? false : {
       level: config.logLevel,
       // Request logs name the route, never the visitor: no IP, no headers, no query (tokens ride there).
@@ -54,10 +62,7 @@ export async function buildApp(config: Config, services: Services, opts: { versi
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy ? config.trustProxy.split(',').map((s) => s.trim()) : false,
     // Accept a caller's request id when it looks like one, so traces join up; else make one.
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
-    },
+    genReqId: (req) => requestIdFor(req.headers['x-request-id']),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: true,
     // Failures before routing (a path parameter over 200 characters, broken %-encoding) leave in
@@ -75,10 +80,15 @@ export async function buildApp(config: Config, services: Services, opts: { versi
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  // One-segment paths the application routes itself stay away from the fast path.
+  app.addHook('onRoute', (route) => {
+    if (/^\/[^/:*]*$/.test(route.url)) fast?.reservePath(route.url);
+  });
+  app.addHook('preClose', async () => fast?.close());
 
   await app.register(errorHandlerPlugin);
   // Registered on the root instance so its onResponse hook sees every route, redirects included.
-  await metricsRoutes(app, { services });
+  await metricsRoutes(app, { metrics: opts.metrics ?? createMetrics(services) });
   await app.register(openApiPlugin, { baseUrl: config.baseUrl, version: opts.version ?? '0.1.0' });
   const deps = { services, adminToken: config.adminToken };
   // A fleet may split the parts: HOP_DISABLE=api leaves a redirector, =redirector an API server.

@@ -26,12 +26,26 @@ export interface Scheduler {
   stop(): void;
 }
 
-export function createScheduler(db: Database, log: { info(o: object, m: string): void; error(o: object, m: string): void }): Scheduler {
+export function createScheduler(
+  db: Database,
+  log: { info(o: object, m: string): void; error(o: object, m: string): void },
+  /** Each run's outcome and duration, for metrics; `skipped` when another process held the lock. */
+  onRun?: (job: string, outcome: 'ran' | 'skipped' | 'failed', seconds: number) => void,
+): Scheduler {
   const timers = new Set<NodeJS.Timeout>();
-  const exec = (job: Job) =>
-    runExclusive(db, job)
-      .then((r) => r.ran && log.info({ job: job.name, result: r.result }, 'job ran'))
-      .catch((err) => log.error({ err, job: job.name }, 'job failed'));
+  const exec = (job: Job) => {
+    const started = performance.now();
+    const took = () => (performance.now() - started) / 1000;
+    return runExclusive(db, job)
+      .then((r) => {
+        onRun?.(job.name, r.ran ? 'ran' : 'skipped', took());
+        if (r.ran) log.info({ job: job.name, result: r.result }, 'job ran');
+      })
+      .catch((err) => {
+        onRun?.(job.name, 'failed', took());
+        log.error({ err, job: job.name }, 'job failed');
+      });
+  };
 
   return {
     every(ms, job) {

@@ -18,6 +18,7 @@ export function createHostDomains(deps: { shortDomain: string; load: () => Promi
   let loadedAt = -Infinity;
   let generation = 0;
   let loading: Promise<void> | null = null;
+  const defaultHost = deps.shortDomain.split(':')[0];
 
   function reload(): Promise<void> {
     loading ??= (async () => {
@@ -34,18 +35,24 @@ export function createHostDomains(deps: { shortDomain: string; load: () => Promi
     return loading;
   }
 
-  /** The request's host name, lower-cased and without a port (custom domains have none). */
-  function hostOf(req: FastifyRequest): string {
-    return (req.hostname ?? '').toLowerCase().replace(/\.$/, '');
+  /** Which domain a host name serves, without waiting; undefined while the set needs a reload. */
+  const normal = (hostname: string) => hostname.toLowerCase().replace(/\.$/, '');
+  function domainForHost(hostname: string): string | undefined {
+    const host = normal(hostname);
+    // The default short domain's host needs no set at all: the common case stays free.
+    if (!host.includes('.') || host === defaultHost || isIP(host)) return deps.shortDomain;
+    if (now() - loadedAt >= TTL_MS) return undefined;
+    return names.has(host) ? host : deps.shortDomain;
   }
 
   return {
+    domainForHost,
     async domainFor(req: FastifyRequest): Promise<string> {
-      const host = hostOf(req);
-      // The default short domain's host needs no set at all: the common case stays free.
-      if (!host.includes('.') || host === deps.shortDomain.split(':')[0] || isIP(host)) return deps.shortDomain;
-      if (now() - loadedAt >= TTL_MS) await reload();
-      return names.has(host) ? host : deps.shortDomain;
+      const hostname = req.hostname ?? '';
+      const known = domainForHost(hostname);
+      if (known !== undefined) return known;
+      await reload();
+      return names.has(normal(hostname)) ? normal(hostname) : deps.shortDomain;
     },
     invalidate() {
       generation++;

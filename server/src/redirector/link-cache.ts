@@ -26,17 +26,24 @@ export function createLinkCache(deps: { links: RedirectLinks; now?: () => number
     keyById.delete(linkId);
   }
 
+  /** A cached link, or undefined on a miss (counted by `get`, which then loads it). */
+  function peek(key: string): RedirectLink | undefined {
+    const hit = byKey.get(key);
+    if (!hit || now() - hit.at >= TTL_MS) return undefined;
+    hits++;
+    // Refresh its place: the Map's insertion order is the LRU order.
+    byKey.delete(key);
+    byKey.set(key, hit);
+    return hit.link;
+  }
+
   return {
+    /** Without waiting: the cached link, or undefined when only the database can say. */
+    peek: (domain: string, slug: string) => peek(`${domain}/${slug}`),
     async get(domain: string, slug: string): Promise<RedirectLink | null> {
       const key = `${domain}/${slug}`;
-      const hit = byKey.get(key);
-      if (hit && now() - hit.at < TTL_MS) {
-        hits++;
-        // Refresh its place: the Map's insertion order is the LRU order.
-        byKey.delete(key);
-        byKey.set(key, hit);
-        return hit.link;
-      }
+      const hit = peek(key);
+      if (hit) return hit;
       misses++;
       const started = generation;
       const link = await deps.links.find(domain, slug);

@@ -3,13 +3,16 @@ import { isbot } from 'isbot';
 import type { RedirectLink, RedirectLinks } from '../domain/links/redirect-links.js';
 import type { ClickPipeline } from '../domain/clicks/click-pipeline.js';
 import type { VisitorSalts } from '../domain/clicks/visitor-salts.js';
-import { countryFromHeader, type GeoLookup } from '../domain/clicks/visit-details.js';
+import type { GeoLookup } from '../domain/clicks/visit-details.js';
 import type { PasswordAttempts } from '../domain/links/password-attempts.js';
 import { verifyPassword } from '../domain/passwords.js';
 import type { Clock } from '../domain/clock.js';
 import type { LinkCache } from './link-cache.js';
 import { unlockCookieName, UNLOCK_TTL_SECONDS, type UnlockCookies } from './password-gate.js';
 import { sendLockedOut, sendPasswordForm, sendVisitError } from './pages.js';
+import { createVisitRecorder, type VisitSource } from './visit-recorder.js';
+
+export type { VisitSource } from './visit-recorder.js';
 
 export interface RedirectorDeps {
   cache: LinkCache;
@@ -24,12 +27,7 @@ export interface RedirectorDeps {
   secureCookies: boolean;
 }
 
-export interface VisitSource {
-  source: 'link' | 'qr';
-  qrId: string | null;
-}
-
-const SLUG_SHAPE = /^[A-Za-z0-9_-]{1,64}$/;
+export const SLUG_SHAPE = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Appends the visit's query to the destination without overriding what the destination has. */
 export function withVisitQuery(destination: string, rawUrl: string): string {
@@ -42,19 +40,17 @@ export function withVisitQuery(destination: string, rawUrl: string): string {
   return u.toString();
 }
 
+/** Headers of every redirect: destinations change, so neither browsers nor proxies may keep it. */
+export const REDIRECT_HEADERS = { 'cache-control': 'private, no-store', 'referrer-policy': 'no-referrer-when-downgrade' } as const;
+
 function redirect(reply: FastifyReply, location: string) {
-  return reply
-    .code(302)
-    .header('location', location)
-    // Destinations change, so neither browsers nor proxies may keep the answer.
-    .header('cache-control', 'private, no-store')
-    .header('referrer-policy', 'no-referrer-when-downgrade')
-    .send();
+  return reply.code(302).header('location', location).headers(REDIRECT_HEADERS).send();
 }
 
 /** The redirector's path: resolve → respond → record (the record only enqueues). */
 export function createRedirector(deps: RedirectorDeps) {
-  const { cache, links, clicks, salts, geo, attempts, cookies, clock } = deps;
+  const { cache, links, salts, attempts, cookies, clock } = deps;
+  const recorder = createVisitRecorder(deps);
 
   function gone(req: FastifyRequest, reply: FastifyReply, link: RedirectLink, why: 'expired' | 'limit') {
     if (link.expiredUrl) return redirect(reply, link.expiredUrl);
@@ -63,24 +59,7 @@ export function createRedirector(deps: RedirectorDeps) {
   }
 
   async function record(req: FastifyRequest, link: RedirectLink, from: VisitSource, isBot: boolean, counted: boolean) {
-    const ip = req.ip;
-    const userAgent = String(req.headers['user-agent'] ?? '');
-    clicks.enqueue({
-      linkId: link.id,
-      slug: link.slug,
-      domain: link.domain,
-      destination: link.url,
-      workspaceId: link.workspaceId,
-      qrId: from.qrId,
-      source: from.source,
-      at: clock.now(),
-      visitorHash: await salts.visitorHash(ip, userAgent),
-      country: deps.geoHeader ? countryFromHeader(req.headers[deps.geoHeader]) : geo.country(ip),
-      userAgent,
-      referer: req.headers.referer,
-      isBot,
-      counted,
-    });
+    recorder.enqueue(await salts.today(), link, from, req.ip, req.headers, isBot, counted);
   }
 
   /** Serves a link that is known, live and (if protected) unlocked: count, record, redirect. */

@@ -3,12 +3,12 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Services } from '../../services.js';
 
 /**
- * `GET /metrics` in Prometheus' text format (prom-client): request rates and latencies by route,
- * the redirect cache's hits and misses, the click buffer's depth, and deliveries by status. It
- * holds no secret and no personal data; put it behind the proxy's access rules in production.
+ * What `GET /metrics` reports, in Prometheus' text format (prom-client): request rates and
+ * latencies by route, the redirect cache's hits and misses, the click buffer's depth, deliveries
+ * by status and their lag, and job runs. It holds no secret and no personal data; put it behind
+ * the proxy's access rules in production.
  */
-export async function metricsRoutes(app: FastifyInstance, opts: { services: Services }) {
-  const { services } = opts;
+export function createMetrics(services: Services) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'hop_process_' });
 
@@ -55,11 +55,50 @@ export async function metricsRoutes(app: FastifyInstance, opts: { services: Serv
     },
   });
 
+  const jobRuns = new Counter({
+    name: 'hop_job_runs_total', help: 'Background job runs in this process, by job and outcome (skipped: another process held the lock)',
+    registers: [registry], labelNames: ['job', 'outcome'],
+  });
+  const jobDuration = new Histogram({
+    name: 'hop_job_duration_seconds', help: 'Background job run time, by job', registers: [registry],
+    labelNames: ['job'], buckets: [0.01, 0.05, 0.25, 1, 5, 30, 120],
+  });
+  // The redirector's fast path answers before Fastify (redirector/fast-redirect.ts): its visits
+  // count under the same route as the Fastify one, through children bound once.
+  const fastRequests = requests.labels({ route: '/:slug', method: 'GET', status: '302' });
+  const fastLatency = latency.labels({ route: '/:slug' });
+  const fastVisits = new Counter({
+    name: 'hop_redirect_fast_path_total', help: 'Visits answered before routing (a plain cached link); the rest go through the router',
+    registers: [registry],
+  });
+  services.fastRedirect.observe((startedAt) => {
+    fastVisits.inc();
+    fastRequests.inc();
+    fastLatency.observe((performance.now() - startedAt) / 1000);
+  });
+
+  return {
+    registry,
+    observeRequest(route: string, method: string, status: number, seconds: number) {
+      requests.inc({ route, method, status: String(status) });
+      latency.observe({ route }, seconds);
+    },
+    jobRun(job: string, outcome: 'ran' | 'skipped' | 'failed', seconds: number) {
+      jobRuns.inc({ job, outcome });
+      if (outcome !== 'skipped') jobDuration.observe({ job }, seconds);
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** The request hook that feeds the metrics, and `GET /metrics`. */
+export async function metricsRoutes(app: FastifyInstance, opts: { metrics: Metrics }) {
+  const { metrics } = opts;
+  const { registry } = metrics;
   app.addHook('onResponse', async (req, reply) => {
     // The route's pattern, never the raw path: slugs and ids would make unbounded label sets.
-    const route = req.routeOptions.url ?? 'unmatched';
-    requests.inc({ route, method: req.method, status: String(reply.statusCode) });
-    latency.observe({ route }, reply.elapsedTime / 1000);
+    metrics.observeRequest(req.routeOptions.url ?? 'unmatched', req.method, reply.statusCode, reply.elapsedTime / 1000);
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {

@@ -12,6 +12,8 @@ export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 export function createVisitorSalts(deps: { db: Queryable; clock: Clock }) {
   const { db, clock } = deps;
   let cached: { day: string; salt: Promise<Buffer> } | undefined;
+  // The same salt once loaded, for callers that must not wait (the redirector's fast path).
+  let ready: { day: string; salt: Buffer } | undefined;
 
   async function load(day: string): Promise<Buffer> {
     await db.query('insert into visitor_salts (day, salt) values ($1, $2) on conflict (day) do nothing', [
@@ -26,25 +28,37 @@ export function createVisitorSalts(deps: { db: Queryable; clock: Clock }) {
     const day = utcDay(clock.now());
     if (cached?.day !== day) {
       const salt = load(day);
-      salt.catch(() => (cached = undefined));
+      salt.then((b) => (ready = { day, salt: b }), () => (cached = undefined));
       cached = { day, salt };
     }
     return cached.salt;
   }
 
+  const hash = (salt: Buffer, text: string) => createHmac('sha256', salt).update(text).digest('base64url').slice(0, 32);
+
   return {
     today,
+    /** Today's salt if it is already loaded, without waiting; else undefined (and it starts loading). */
+    current(): Buffer | undefined {
+      const day = utcDay(clock.now());
+      if (ready?.day === day) return ready.salt;
+      void today().catch(() => {});
+      return undefined;
+    },
+    /** A visitor under a given salt: the IP and user agent. The IP goes no further. */
+    visitorHashWith: (salt: Buffer, ip: string, userAgent: string) => hash(salt, `${ip}\n${userAgent}`),
     /** A visitor: the IP and user agent, keyed with today's salt. The IP goes no further. */
     async visitorHash(ip: string, userAgent: string): Promise<string> {
-      return createHmac('sha256', await today()).update(`${ip}\n${userAgent}`).digest('base64url').slice(0, 32);
+      return hash(await today(), `${ip}\n${userAgent}`);
     },
     /** For password lockouts: the IP alone, so changing the user agent does not reset them. */
     async ipHash(ip: string): Promise<string> {
-      return createHmac('sha256', await today()).update(`ip:${ip}`).digest('base64url').slice(0, 32);
+      return hash(await today(), `ip:${ip}`);
     },
     /** Creates today's salt and destroys older ones (the midnight job). */
     async rotate(): Promise<void> {
       cached = undefined;
+      ready = undefined;
       await today();
     },
   };

@@ -1,0 +1,87 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
+import { isbot } from 'isbot';
+import { requestIdFor } from '../api/request-id.js';
+import type { HostDomains } from './host-domains.js';
+import { createVisitRecorder } from './visit-recorder.js';
+import { REDIRECT_HEADERS, SLUG_SHAPE, withVisitQuery, type RedirectorDeps } from './visit.js';
+
+const LINK = { source: 'link', qrId: null } as const;
+
+/**
+ * The redirect's hot path, served straight from Node's HTTP server before Fastify sees the request.
+ *
+ * Most visits are a GET of a plain cached link: no password, no click limit, not expired. Such a
+ * visit needs no routing, hooks, body parsing or rate limiting, and those cost about three times
+ * the visit itself (docs/performance.md). This answers exactly those visits with the same 302 and
+ * headers the Fastify route sends, and records them the same way; everything else (HEAD, a cache
+ * miss, a password, a limit, an expired link, a custom host whose set needs a reload, any path the
+ * application routes itself) returns false untouched, and Fastify serves it as before.
+ */
+export function createFastRedirect(deps: RedirectorDeps & { hostDomains: HostDomains; trustProxy?: string }) {
+  const { cache, salts, clock, hostDomains } = deps;
+  const recorder = createVisitRecorder(deps);
+  // Fastify's own rules for a proxy's X-Forwarded-* headers, from the same setting.
+  const trust = deps.trustProxy ? proxyAddr.compile(deps.trustProxy.split(',').map((s) => s.trim())) : null;
+  /** One-segment paths the application routes itself (`/healthz`, `/docs`…): never a slug here. */
+  const ownPaths = new Set<string>();
+  let closing = false;
+  let onServed: ((startedAt: number) => void) | undefined;
+
+  function hostnameOf(req: IncomingMessage): string {
+    const forwarded = req.headers['x-forwarded-host']?.toString();
+    let host = req.headers.host ?? '';
+    if (forwarded && trust && trust(req.socket.remoteAddress ?? '', 0)) {
+      const last = forwarded.lastIndexOf(',');
+      host = last < 0 ? forwarded.trim() : forwarded.slice(last + 1).trim();
+    }
+    return host[0] === '[' ? host.slice(0, host.indexOf(']') + 1) : host.split(':', 1)[0];
+  }
+
+  const addressOf = (req: IncomingMessage) => (trust ? proxyAddr(req, trust) : req.socket.remoteAddress ?? '');
+
+  return {
+    /** Keeps a path of the application's own away from the fast path. */
+    reservePath(path: string) {
+      ownPaths.add(path);
+    },
+    /** After this, every request goes to Fastify, which refuses new ones while it closes. */
+    close() {
+      closing = true;
+    },
+    /** Called with `performance.now()` at the start of each visit served here (metrics). */
+    observe(fn: (startedAt: number) => void) {
+      onServed = fn;
+    },
+    /** Serves the visit and returns true, or returns false having touched nothing. */
+    handle(req: IncomingMessage, res: ServerResponse): boolean {
+      if (req.method !== 'GET' || closing) return false;
+      const startedAt = performance.now();
+      const url = req.url ?? '';
+      const q = url.indexOf('?');
+      const path = q < 0 ? url : url.slice(0, q);
+      const slug = path.slice(1);
+      if (path.charCodeAt(0) !== 47 /* / */ || !SLUG_SHAPE.test(slug) || ownPaths.has(path)) return false;
+      const domain = hostDomains.domainForHost(hostnameOf(req));
+      if (domain === undefined) return false;
+      const link = cache.peek(domain, slug);
+      if (!link || link.passwordHash || link.maxClicks != null) return false;
+      if (link.expiresAt != null && link.expiresAt <= clock.now().getTime()) return false;
+      const salt = salts.current();
+      if (!salt) return false;
+      const location = q < 0 ? link.url : withVisitQuery(link.url, url);
+      recorder.enqueue(salt, link, LINK, addressOf(req), req.headers, isbot(req.headers['user-agent'] ?? ''), false);
+      res.writeHead(302, {
+        location,
+        ...REDIRECT_HEADERS,
+        'x-request-id': requestIdFor(req.headers['x-request-id']),
+        'content-length': '0',
+      });
+      res.end();
+      onServed?.(startedAt);
+      return true;
+    },
+  };
+}
+
+export type FastRedirect = ReturnType<typeof createFastRedirect>;

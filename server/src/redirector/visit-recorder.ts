@@ -1,0 +1,42 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { RedirectLink } from '../domain/links/redirect-links.js';
+import type { ClickPipeline } from '../domain/clicks/click-pipeline.js';
+import type { VisitorSalts } from '../domain/clicks/visitor-salts.js';
+import { countryFromHeader, type GeoLookup } from '../domain/clicks/visit-details.js';
+import type { Clock } from '../domain/clock.js';
+
+export interface VisitSource {
+  source: 'link' | 'qr';
+  qrId: string | null;
+}
+
+/**
+ * The "record" step of a visit: hashes the visitor with the day's salt, finds the country, and
+ * hands the visit to the click pipeline. Nothing here waits: the IP leaves with this call.
+ */
+export function createVisitRecorder(deps: { clicks: ClickPipeline; salts: VisitorSalts; geo: GeoLookup; geoHeader?: string; clock: Clock }) {
+  const { clicks, salts, geo, geoHeader, clock } = deps;
+  return {
+    enqueue(salt: Buffer, link: RedirectLink, from: VisitSource, ip: string, headers: IncomingHttpHeaders, isBot: boolean, counted: boolean) {
+      const userAgent = headers['user-agent'] ?? '';
+      clicks.enqueue({
+        linkId: link.id,
+        slug: link.slug,
+        domain: link.domain,
+        destination: link.url,
+        workspaceId: link.workspaceId,
+        qrId: from.qrId,
+        source: from.source,
+        at: clock.now(),
+        visitorHash: salts.visitorHashWith(salt, ip, userAgent),
+        country: geoHeader ? countryFromHeader(headers[geoHeader]) : geo.country(ip),
+        userAgent,
+        referer: headers.referer,
+        isBot,
+        counted,
+      });
+    },
+  };
+}
+
+export type VisitRecorder = ReturnType<typeof createVisitRecorder>;
