@@ -1,29 +1,128 @@
 import postgres from 'postgres';
 import type { Database, Queryable } from './database.js';
 
+/** Connections for statements outside transactions. */
+const POOL_MAX = 6;
+/** Transactions run at most this many at once, each on a connection of its own. */
+const TRANSACTION_SESSIONS = 4;
+
+type Options = postgres.Options<Record<string, postgres.PostgresType>>;
+
+const wrap = (s: postgres.Sql): Queryable => ({
+  async query<T>(text: string, params: unknown[] = []) {
+    return (await s.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[];
+  },
+  async exec(script: string) {
+    await s.unsafe(script);
+  },
+});
+
+/** What a statement of a transaction answers once the transaction's connection is gone. */
+class ConnectionLostError extends Error {
+  code = 'CONNECTION_CLOSED';
+  constructor() {
+    super('the database connection closed during the transaction; it was rolled back');
+  }
+}
+
+/**
+ * One connection that runs one transaction at a time, knowing whether the session it began in
+ * still exists.
+ *
+ * Why not `sql.begin`: when PostgreSQL restarts under load, postgres.js (3.4.9, porsager/postgres
+ * #1154, #1208) still sends a transaction's next statement or its ROLLBACK down the connection
+ * that just closed, and that write throws from a setImmediate with a null socket: an uncaught
+ * TypeError that killed the server (test/fault/postgres-restart.test.ts). Worse, if the pool had
+ * already reconnected that connection for another query, the rest of the transaction would run
+ * outside any transaction, in the new session. Here every statement of a transaction is a plain
+ * query on a pool of one connection, which reconnects instead of crashing, and `onclose` tells
+ * which transactions lost their session: those refuse any further statement and skip the ROLLBACK
+ * (PostgreSQL rolled them back when the session ended).
+ */
+function createTransactionSession(url: string, options: Options) {
+  let closures = 0;
+  const sql = postgres(url, { ...options, max: 1, onclose: () => void closures++ });
+  return {
+    async run<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      // Read before BEGIN: a close in between can only make a live session look lost (the
+      // transaction fails and is retried by its caller), never the reverse.
+      const session = closures;
+      const alive = () => closures === session;
+      let failed: unknown;
+      const tx: Queryable = {
+        async query<R>(text: string, params: unknown[] = []) {
+          if (!alive()) throw new ConnectionLostError();
+          try {
+            return (await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as R[];
+          } catch (err) {
+            failed ??= err;
+            throw err;
+          }
+        },
+        async exec(script: string) {
+          if (!alive()) throw new ConnectionLostError();
+          try {
+            await sql.unsafe(script);
+          } catch (err) {
+            failed ??= err;
+            throw err;
+          }
+        },
+      };
+      await sql.unsafe('begin');
+      let result: T;
+      try {
+        result = await fn(tx);
+        // A statement that failed aborted the transaction even if `fn` caught its error, and
+        // COMMIT would then quietly roll back: report the failure, as sql.begin did.
+        if (failed) throw failed;
+        if (!alive()) throw new ConnectionLostError();
+      } catch (err) {
+        if (alive()) await sql.unsafe('rollback').catch(() => {});
+        throw err;
+      }
+      if (!alive()) throw new ConnectionLostError();
+      await sql.unsafe('commit');
+      return result;
+    },
+    end: () => sql.end({ timeout: 5 }),
+  };
+}
+
 /** PostgreSQL through postgres.js, when DATABASE_URL is set. */
 export function openPostgres(url: string): Database {
-  const sql = postgres(url, {
-    max: 10,
+  const options: Options = {
     onnotice: () => {},
     // int8 (counts, sums) as numbers, as PGlite returns them.
     types: { bigint: { to: 20, from: [20], parse: (v: string) => Number(v), serialize: (v: number) => String(v) } },
     connection: { application_name: 'hop-server' },
-  });
-  const wrap = (s: postgres.Sql | postgres.TransactionSql): Queryable => ({
-    async query<T>(text: string, params: unknown[] = []) {
-      return (await s.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[];
-    },
-    async exec(script: string) {
-      await s.unsafe(script);
-    },
-  });
+    // postgres.js waits before reconnecting, 3^n / 100 s after n failed connections (shared by the
+    // pool), up to 20 s: after an outage of a few seconds, every query (and /readyz) then waited
+    // up to 20 s for a database that was back long before. Capped at 1 s, a server is ready
+    // within a second of its database, and a query during an outage fails within a second.
+    backoff: (retries: number) => (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, 1),
+  };
+  const sql = postgres(url, { ...options, max: POOL_MAX });
+  const sessions = Array.from({ length: TRANSACTION_SESSIONS }, () => createTransactionSession(url, options));
+  const idle = [...sessions];
+  const waiting: ((s: (typeof sessions)[number]) => void)[] = [];
+  const acquire = () => idle.pop() ?? new Promise<(typeof sessions)[number]>((resolve) => waiting.push(resolve));
+  const release = (s: (typeof sessions)[number]) => {
+    const next = waiting.shift();
+    if (next) next(s);
+    else idle.push(s);
+  };
   const base = wrap(sql);
   return {
     kind: 'postgres',
     query: base.query,
     async transaction(fn) {
-      return (await sql.begin((tx) => fn(wrap(tx)))) as never;
+      const session = await acquire();
+      try {
+        return await session.run(fn);
+      } finally {
+        release(session);
+      }
     },
     exec: base.exec,
     async listen(channel, onMessage, onListen) {
@@ -34,7 +133,7 @@ export function openPostgres(url: string): Database {
       await sql.notify(channel, payload);
     },
     async close() {
-      await sql.end({ timeout: 5 });
+      await Promise.all([sql.end({ timeout: 5 }), ...sessions.map((s) => s.end())]);
     },
   };
 }
