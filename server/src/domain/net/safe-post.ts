@@ -1,15 +1,43 @@
-import { request } from 'undici';
+import { request, type Agent } from 'undici';
 import { HopError } from '../errors.js';
 import type { PostResult } from '../webhooks/webhook-sender.js';
 import { checkUrl } from './safe-fetch.js';
 import { pinnedAgent } from './pinned-agent.js';
 
+/** Endpoints whose connections are kept between deliveries, least recently used dropped first. */
+const MAX_KEPT_AGENTS = 64;
+/** Idle connections close after 2 s: shorter than any common server's keep-alive timeout, so a
+ * delivery never goes down a connection the endpoint is closing. */
+const KEEP_ALIVE_MS = 2_000;
+
 /**
  * POSTs a webhook delivery under the address rules (CONTRACT 9): the host is resolved at every
  * attempt, every address checked, the connection pinned to the checked one; no redirect is
  * followed (a 3xx is a failure); the answer's body is read and dropped. Never throws.
+ *
+ * Connections are kept alive per endpoint origin and checked address: a burst of deliveries to
+ * one endpoint reuses them instead of connecting (and for https, handshaking) once per delivery.
+ * A host that resolves to another address gets another agent, pinned to that address.
  */
 export function createSafePost(opts: { allowPrivate: boolean; resolve?: (host: string) => Promise<{ address: string; family: number }[]> }) {
+  const agents = new Map<string, Agent>();
+  function agentFor(origin: string, address: { address: string; family: number }, timeoutMs: number): Agent {
+    const key = `${origin}|${address.address}|${timeoutMs}`;
+    let agent = agents.get(key);
+    if (agent) {
+      agents.delete(key);
+    } else {
+      agent = pinnedAgent(address, timeoutMs, KEEP_ALIVE_MS);
+      if (agents.size >= MAX_KEPT_AGENTS) {
+        const [oldest, old] = agents.entries().next().value!;
+        agents.delete(oldest);
+        void old.close().catch(() => {}); // lets its requests in flight finish
+      }
+    }
+    agents.set(key, agent);
+    return agent;
+  }
+
   return async function safePost(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PostResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
@@ -19,7 +47,7 @@ export function createSafePost(opts: { allowPrivate: boolean; resolve?: (host: s
     } catch (err) {
       return { statusCode: null, durationMs: elapsed(), error: err instanceof HopError ? err.message : String(err) };
     }
-    const agent = pinnedAgent(target.address, timeoutMs);
+    const agent = agentFor(target.url.origin, target.address, timeoutMs);
     try {
       const res = await request(target.url, { method: 'POST', headers, body, dispatcher: agent, signal: AbortSignal.timeout(timeoutMs) });
       await res.body.dump({ limit: 64 * 1024 }).catch(() => {});
@@ -28,8 +56,6 @@ export function createSafePost(opts: { allowPrivate: boolean; resolve?: (host: s
       const e = err as { name?: string; code?: string; message?: string };
       const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || e.code?.includes('TIMEOUT');
       return { statusCode: null, durationMs: elapsed(), error: timedOut ? `no answer within ${timeoutMs / 1000} s` : (e.code ?? e.message ?? 'request failed') };
-    } finally {
-      void agent.close().catch(() => {});
     }
   };
 }
