@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// CLI cold start: `hop --version` and `hop links create <url>` (logged in with `hop login
+// --with-token`, against a running Hop server on the embedded database) against `node -e 0`, each
+// a fresh process, run alternately; medians and their ratios. The API call inside `links create`
+// is timed on its own (the same request from this process) so the CLI's share can be told apart.
+// Usage: node bench/cli-startup.mjs [runs]   (default 15 of each)
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { root, seedLinks, startHop } from './lib/servers.mjs';
+import { fmt, writeSection } from './lib/measure.mjs';
+
+const RUNS = Number(process.argv[2] ?? process.env.HOP_BENCH_RUNS ?? 15);
+const HOP = join(root, 'bin', 'hop');
+const configDir = mkdtempSync(join(tmpdir(), 'hop-bench-cli-'));
+// The user's environment, without anything of Hop's or CI's that would change what the CLI does.
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('HOP_') && k !== 'CI' && k !== 'NODE_OPTIONS'));
+env.HOP_CONFIG_DIR = configDir;
+// HOP_BENCH_PROFILE=<dir>: CPU profiles of every `hop` run there (node --cpu-prof).
+const profile = process.env.HOP_BENCH_PROFILE;
+const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+
+function run(args, input) {
+  const started = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { env, input, encoding: 'utf8', cwd: root });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return { ms, stdout: r.stdout };
+}
+
+const hop = await startHop({ DATABASE_URL: '' });
+try {
+  const { token, workspaceId } = await seedLinks(hop.url, 0);
+  run([HOP, 'login', '--with-token', '--api-url', hop.url], token);
+  const cases = {
+    node: () => run(['-e', '0']),
+    version: () => run([...nodeArgs, HOP, '--version']),
+    create: (i) => run([...nodeArgs, HOP, 'links', 'create', `https://example.com/cli/${i}?utm_source=bench`]),
+  };
+  const first = cases.create('check').stdout.trim();
+  if (!/^http:\/\/localhost:\d+\/[A-Za-z0-9]+$/.test(first)) throw new Error(`links create printed ${JSON.stringify(first)}`);
+  // The API call alone, from a warm process, as `links create` makes it.
+  const api = async (i) => {
+    const started = performance.now();
+    const res = await fetch(`${hop.url}/v1/workspaces/${workspaceId}/links`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ url: `https://example.com/api/${i}?utm_source=bench` }),
+    });
+    await res.json();
+    if (res.status !== 201) throw new Error(`API create: ${res.status}`);
+    return performance.now() - started;
+  };
+  for (let i = 0; i < 2; i++) {
+    cases.node();
+    cases.version();
+    await api(`warm${i}`);
+  }
+  const times = { node: [], version: [], create: [], api: [] };
+  for (let i = 0; i < RUNS; i++) {
+    times.node.push(cases.node().ms);
+    times.version.push(cases.version().ms);
+    times.create.push(cases.create(i).ms);
+    times.api.push(await api(i));
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const m = Object.fromEntries(Object.entries(times).map(([k, xs]) => [k, median(xs)]));
+  const lines = [
+    `Each a fresh process, ${RUNS} runs of each, alternating; medians. \`links create\` logged in with \`hop login --with-token\` (settings file), against a Hop server on the embedded database on loopback; its API call alone (the same request from a warm process) is timed alongside.`,
+    '',
+    '| command | median | ratio to `node -e 0` |',
+    '|---|---|---|',
+    `| \`node -e 0\` (baseline) | ${fmt(m.node)} ms | 1.00 |`,
+    `| \`hop --version\` | ${fmt(m.version)} ms | **${fmt(m.version / m.node, 2)}** |`,
+    `| \`hop links create <url>\` | ${fmt(m.create)} ms | **${fmt(m.create / m.node, 2)}** |`,
+    `| of which the API call (warm fetch) | ${fmt(m.api, 1)} ms | |`,
+  ].join('\n');
+  console.log(lines);
+  writeSection('CLI cold start', lines);
+} finally {
+  await hop.stop();
+  rmSync(configDir, { recursive: true, force: true });
+}
