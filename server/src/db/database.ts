@@ -18,5 +18,17 @@ export interface Database extends Queryable {
    */
   listen(channel: string, onMessage: (payload: string) => void, onListen?: () => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
+  /**
+   * Takes the session-level advisory lock (key1, key2) on a session that holds nothing else, or
+   * answers null when another session holds it. Other processes see it in `pg_locks` for as long
+   * as this one lives: a crash, or the end of its connection, frees it at once.
+   */
+  holdLock(key1: number, key2: number): Promise<HeldLock | null>;
   close(): Promise<void>;
+}
+
+export interface HeldLock {
+  /** Whether the lock is held now; takes it again if its session ended (false if it cannot). */
+  ensure(): Promise<boolean>;
+  release(): Promise<void>;
 }

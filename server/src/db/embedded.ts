@@ -63,6 +63,18 @@ export async function openEmbedded(dataDir: string): Promise<Database> {
       async notify(channel, payload) {
         await db.query('select pg_notify($1, $2)', [channel, payload]);
       },
+      // One session, as long-lived as the process: once taken, the lock is held until released
+      // or until the process ends (and with it every lock of its session).
+      async holdLock(key1, key2) {
+        const [{ ok }] = (await db.query<{ ok: boolean }>('select pg_try_advisory_lock($1, $2) as ok', [key1, key2])).rows;
+        if (!ok) return null;
+        return {
+          ensure: async () => true,
+          async release() {
+            await db.query('select pg_advisory_unlock($1, $2)', [key1, key2]);
+          },
+        };
+      },
       async close() {
         try {
           await db.close();

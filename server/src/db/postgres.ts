@@ -1,5 +1,5 @@
 import postgres from 'postgres';
-import type { Database, Queryable } from './database.js';
+import type { Database, HeldLock, Queryable } from './database.js';
 
 /** Connections for statements outside transactions. */
 const POOL_MAX = 6;
@@ -89,6 +89,50 @@ function createTransactionSession(url: string, options: Options) {
   };
 }
 
+/**
+ * A session-level advisory lock on a connection of its own (a pool of one, never recycled), so
+ * that no other statement can end its session. When that connection closes, `onclose` says the
+ * lock is gone; `ensure` takes it again on a new one.
+ */
+async function holdAdvisoryLock(url: string, options: Options, key1: number, key2: number): Promise<HeldLock | null> {
+  let closures = 0;
+  let held = false;
+  const sql = postgres(url, { ...options, max: 1, max_lifetime: null, onclose: () => {
+    closures++;
+    held = false;
+  } });
+  const take = async () => {
+    const session = closures;
+    const [{ ok }] = await sql.unsafe<{ ok: boolean }[]>('select pg_try_advisory_lock($1, $2) as ok', [key1, key2]);
+    // Taken on a session that has since closed: not held.
+    if (closures === session) held = ok;
+    return ok;
+  };
+  if (!(await take().catch(async (err) => {
+    await sql.end({ timeout: 1 });
+    throw err;
+  }))) {
+    await sql.end({ timeout: 1 });
+    return null;
+  }
+  return {
+    async ensure() {
+      if (held) return true;
+      try {
+        await take();
+      } catch {
+        /* the database is unreachable: not held */
+      }
+      return held;
+    },
+    async release() {
+      if (held) await sql.unsafe('select pg_advisory_unlock($1, $2)', [key1, key2]).catch(() => {});
+      held = false;
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
+
 /** PostgreSQL through postgres.js, when DATABASE_URL is set. */
 export function openPostgres(url: string): Database {
   const options: Options = {
@@ -132,6 +176,7 @@ export function openPostgres(url: string): Database {
     async notify(channel, payload) {
       await sql.notify(channel, payload);
     },
+    holdLock: (key1, key2) => holdAdvisoryLock(url, options, key1, key2),
     async close() {
       await Promise.all([sql.end({ timeout: 5 }), ...sessions.map((s) => s.end())]);
     },

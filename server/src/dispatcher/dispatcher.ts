@@ -1,4 +1,5 @@
-import type { Database } from '../db/database.js';
+import { randomInt } from 'node:crypto';
+import type { Database, HeldLock } from '../db/database.js';
 import type { Clock } from '../domain/clock.js';
 import type { WebhookRow } from '../domain/webhooks/webhook-row.js';
 import type { WebhookSender } from '../domain/webhooks/webhook-sender.js';
@@ -25,6 +26,12 @@ interface ClaimedDelivery {
 // A claimed delivery is this process's for 90 s: longer than the 30 s timeout, so only a crashed
 // process's claim ever lapses, and the attempt in flight is the only one that can repeat.
 const LEASE_SECONDS = 90;
+// ...or until the process is gone. Each dispatcher holds the advisory lock (LEASE_LOCK_CLASS, its
+// owner number) for as long as it lives and writes that number on what it claims; a lease whose
+// lock is no longer in pg_locks belonged to a process that crashed (or lost its session), and
+// lapses at once. Without this, the attempts a killed server had in flight waited 90 s after its
+// restart (test/fault/sigkill-pending-deliveries.test.ts).
+const LEASE_LOCK_CLASS = 72_410_201;
 /** Attempts in flight at once per process. */
 const BATCH = 16;
 /** Free slots worth a claim: one claim per few deliveries, yet a few slow endpoints block nothing. */
@@ -50,23 +57,29 @@ export function createDispatcher(deps: {
   let unlisten: (() => Promise<void>) | undefined;
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
+  let owner = 0;
+  let lease: HeldLock | null = null;
 
   // One statement claims the deliveries and reads what sending them needs (the webhook's URL and
   // secrets, the event's payload), instead of two more reads per delivery.
   async function claim(limit: number): Promise<ClaimedDelivery[]> {
+    // A claim made while this process's lock is lost would lapse at once: wait until it is back.
+    if (!(await lease?.ensure())) return [];
     return db.query<ClaimedDelivery>(
       `with c as (
          update deliveries d set attempt_count = d.attempt_count + 1, locked_until = now() + interval '${LEASE_SECONDS} seconds',
-           updated_at = now()
+           locked_by = $2, updated_at = now()
          where d.id in (
            select x.id from deliveries x join webhooks w on w.id = x.webhook_id
            where x.status = 'pending' and w.is_active and x.next_attempt_at <= now()
-             and (x.locked_until is null or x.locked_until < now())
+             and (x.locked_until is null or x.locked_until < now()
+               or x.locked_by::oid not in (select l.objid from pg_locks l
+                 where l.locktype = 'advisory' and l.classid = ${LEASE_LOCK_CLASS}::oid and l.objsubid = 2 and l.granted))
            order by x.next_attempt_at limit $1 for update of x skip locked)
          returning d.id, d.webhook_id, d.event_id, d.event_type, d.attempt_count, d.max_attempts)
        select c.*, w.id as hook_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, e.payload
        from c left join webhooks w on w.id = c.webhook_id left join events e on e.id = c.event_id`,
-      [limit],
+      [limit, owner],
     );
   }
 
@@ -181,6 +194,11 @@ export function createDispatcher(deps: {
   return {
     wake,
     async start() {
+      // A random owner number; in the rare case another live process has it, draw again.
+      while (!lease) {
+        owner = randomInt(1, 2 ** 31);
+        lease = await db.holdLock(LEASE_LOCK_CLASS, owner);
+      }
       unlisten = await db.listen(EVENT_CHANNEL, () => wake(), () => wake());
       // Retries come due without a notification; a light poll finds them.
       timer = setInterval(wake, deps.pollMs ?? 500);
@@ -195,6 +213,7 @@ export function createDispatcher(deps: {
       await unlisten?.();
       await Promise.allSettled([...inFlight]);
       await running;
+      await lease?.release();
     },
   };
 }
