@@ -4,6 +4,7 @@
 // Usage: node bench/redirect.mjs [postgres|embedded]   (default postgres)
 import { freshPostgres, REFERRERS, seedLinks, startBaseline, startHop, USER_AGENTS } from './lib/servers.mjs';
 import { fmt, load, writeSection } from './lib/measure.mjs';
+import { cpuMeter } from './lib/cpu.mjs';
 
 const mode = process.argv[2] ?? 'postgres';
 const LINKS = 10_000;
@@ -31,23 +32,34 @@ try {
   await load({ ...visits(hop.url), duration: 3 });
   await load({ ...visits(baseline.url), duration: 2 });
   const runs = { hop: [], baseline: [] };
+  // CPU per request as well: on two shared cores the load generator, PostgreSQL and the server
+  // compete, so requests/s alone cannot say where the time goes.
+  const measured = async (url, pid) => {
+    const meter = cpuMeter({ pids: [pid], postgres: !!pg });
+    const r = await load(visits(url));
+    const cpu = meter.stop();
+    return { ...r, serverUs: (cpu.own * 1000) / r.total, postgresUs: (cpu.postgres * 1000) / r.total };
+  };
   for (let i = 0; i < ROUNDS; i++) {
-    runs.baseline.push(await load(visits(baseline.url)));
-    runs.hop.push(await load(visits(hop.url)));
+    runs.baseline.push(await measured(baseline.url, baseline.pid));
+    runs.hop.push(await measured(hop.url, hop.child.pid));
   }
   const avg = (rs, k) => rs.reduce((s, r) => s + r[k], 0) / rs.length;
-  const h = { rps: avg(runs.hop, 'rps'), p99: avg(runs.hop, 'p99'), errors: runs.hop.reduce((s, r) => s + r.errors + r.non2xx3xx, 0) };
-  const b = { rps: avg(runs.baseline, 'rps'), p99: avg(runs.baseline, 'p99') };
+  const h = {
+    rps: avg(runs.hop, 'rps'), p99: avg(runs.hop, 'p99'), errors: runs.hop.reduce((s, r) => s + r.errors + r.non2xx3xx, 0),
+    serverUs: avg(runs.hop, 'serverUs'), postgresUs: avg(runs.hop, 'postgresUs'),
+  };
+  const b = { rps: avg(runs.baseline, 'rps'), p99: avg(runs.baseline, 'p99'), serverUs: avg(runs.baseline, 'serverUs') };
   const ratio = h.rps / b.rps;
   const p99Ratio = h.p99 / Math.max(b.p99, 1);
   const lines = [
     `Database: ${mode}. ${LINKS.toLocaleString()} links, 50 connections, ${ROUNDS} alternating rounds of 8 s, random slugs, six user agents (one a bot), five referrers.`,
     '',
-    '| | requests/s | p99 latency | errors |',
-    '|---|---|---|---|',
-    `| bare Fastify fixed 302 (baseline) | ${fmt(b.rps)} | ${fmt(b.p99)} ms | |`,
-    `| Hop redirect | ${fmt(h.rps)} | ${fmt(h.p99)} ms | ${h.errors} |`,
-    `| **ratio** | **${fmt(ratio, 2)}** (target ≥ 0.8) | **${fmt(p99Ratio, 2)}x** (target < 1.5x) | |`,
+    '| | requests/s | p99 latency | errors | server CPU per request | database CPU per request |',
+    '|---|---|---|---|---|---|',
+    `| bare Fastify fixed 302 (baseline) | ${fmt(b.rps)} | ${fmt(b.p99)} ms | | ${fmt(b.serverUs, 1)} µs | |`,
+    `| Hop redirect | ${fmt(h.rps)} | ${fmt(h.p99)} ms | ${h.errors} | ${fmt(h.serverUs, 1)} µs | ${pg ? `${fmt(h.postgresUs, 1)} µs` : '(in the server)'} |`,
+    `| **ratio** | **${fmt(ratio, 2)}** (target ≥ 0.8) | **${fmt(p99Ratio, 2)}x** (target < 1.5x) | | **${fmt(h.serverUs / b.serverUs, 2)}x** | |`,
   ].join('\n');
   console.log(lines);
   writeSection(`Redirect (${mode})`, lines);

@@ -38,7 +38,7 @@ export async function startBaseline() {
     app.listen({ port: ${port}, host: '127.0.0.1' }).then(() => console.log('ready'));
   `], { cwd: join(root, 'server'), stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve) => child.stdout.once('data', resolve));
-  return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
 }
 
 async function call(base, method, path, { token, body } = {}) {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
-import { isbot } from 'isbot';
 import { requestIdFor } from '../api/request-id.js';
+import { isBotAgent } from '../domain/clicks/visit-details.js';
 import type { HostDomains } from './host-domains.js';
 import { createVisitRecorder } from './visit-recorder.js';
 import { REDIRECT_HEADERS, SLUG_SHAPE, withVisitQuery, type RedirectorDeps } from './visit.js';
@@ -70,7 +70,7 @@ export function createFastRedirect(deps: RedirectorDeps & { hostDomains: HostDom
       const salt = salts.current();
       if (!salt) return false;
       const location = q < 0 ? link.url : withVisitQuery(link.url, url);
-      recorder.enqueue(salt, link, LINK, addressOf(req), req.headers, isbot(req.headers['user-agent'] ?? ''), false);
+      recorder.enqueue(salt, link, LINK, addressOf(req), req.headers, isBotAgent(req.headers['user-agent'] ?? ''), false);
       res.writeHead(302, {
         location,
         ...REDIRECT_HEADERS,

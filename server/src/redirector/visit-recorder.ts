@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RedirectLink } from '../domain/links/redirect-links.js';
 import type { ClickPipeline } from '../domain/clicks/click-pipeline.js';
 import type { VisitorSalts } from '../domain/clicks/visitor-salts.js';
-import { countryFromHeader, type GeoLookup } from '../domain/clicks/visit-details.js';
+import { countryFromHeader, describeAgent, referrerDomainOf, type GeoLookup } from '../domain/clicks/visit-details.js';
 import type { Clock } from '../domain/clock.js';
 
 export interface VisitSource {
@@ -11,14 +11,16 @@ export interface VisitSource {
 }
 
 /**
- * The "record" step of a visit: hashes the visitor with the day's salt, finds the country, and
- * hands the visit to the click pipeline. Nothing here waits: the IP leaves with this call.
+ * The "record" step of a visit: hashes the visitor with the day's salt, finds the country, device,
+ * browser, OS and referrer domain, and hands the visit to the click pipeline. Nothing here waits,
+ * and neither the IP nor the headers outlive this call.
  */
 export function createVisitRecorder(deps: { clicks: ClickPipeline; salts: VisitorSalts; geo: GeoLookup; geoHeader?: string; clock: Clock }) {
   const { clicks, salts, geo, geoHeader, clock } = deps;
   return {
     enqueue(salt: Buffer, link: RedirectLink, from: VisitSource, ip: string, headers: IncomingHttpHeaders, isBot: boolean, counted: boolean) {
       const userAgent = headers['user-agent'] ?? '';
+      const agent = describeAgent(userAgent);
       clicks.enqueue({
         linkId: link.id,
         slug: link.slug,
@@ -30,8 +32,11 @@ export function createVisitRecorder(deps: { clicks: ClickPipeline; salts: Visito
         at: clock.now(),
         visitorHash: salts.visitorHashWith(salt, ip, userAgent),
         country: geoHeader ? countryFromHeader(headers[geoHeader]) : geo.country(ip),
-        userAgent,
-        referer: headers.referer,
+        city: null,
+        device: agent.device,
+        browser: agent.browser,
+        os: agent.os,
+        referrer: referrerDomainOf(headers.referer ?? ''),
         isBot,
         counted,
       });

@@ -1,9 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isbot } from 'isbot';
 import type { RedirectLink, RedirectLinks } from '../domain/links/redirect-links.js';
 import type { ClickPipeline } from '../domain/clicks/click-pipeline.js';
 import type { VisitorSalts } from '../domain/clicks/visitor-salts.js';
-import type { GeoLookup } from '../domain/clicks/visit-details.js';
+import { isBotAgent, type GeoLookup } from '../domain/clicks/visit-details.js';
 import type { PasswordAttempts } from '../domain/links/password-attempts.js';
 import { verifyPassword } from '../domain/passwords.js';
 import type { Clock } from '../domain/clock.js';
@@ -64,7 +63,7 @@ export function createRedirector(deps: RedirectorDeps) {
 
   /** Serves a link that is known, live and (if protected) unlocked: count, record, redirect. */
   async function pass(req: FastifyRequest, reply: FastifyReply, link: RedirectLink, from: VisitSource) {
-    const isBot = isbot(String(req.headers['user-agent'] ?? ''));
+    const isBot = isBotAgent(req.headers['user-agent'] ?? '');
     const counts = req.method !== 'HEAD';
     let counted = false;
     if (link.maxClicks != null) {

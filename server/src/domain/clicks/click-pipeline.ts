@@ -1,9 +1,11 @@
 import type { Database, Queryable } from '../../db/database.js';
-import { describeVisit, type VisitDetails } from './visit-details.js';
-import { utcDay } from './visitor-salts.js';
+import type { VisitDetails } from './visit-details.js';
 
-/** A visit as the redirector saw it: already hashed, never holding the IP. */
-export interface Visit {
+/**
+ * A visit as the redirector recorded it: hashed and described already, never holding the IP or
+ * the raw headers, so what waits in the buffer is small and is written as it is.
+ */
+export interface Visit extends VisitDetails {
   linkId: string;
   slug: string;
   domain: string;
@@ -15,20 +17,18 @@ export interface Visit {
   at: Date;
   visitorHash: string;
   country: string | null;
-  userAgent: string;
-  referer: string | undefined;
+  city: string | null;
   isBot: boolean;
   /** The redirector already added this visit to `links.clicks` (links with a click limit). */
   counted: boolean;
 }
 
-export type RecordedClick = Omit<Visit, 'userAgent' | 'referer'> & VisitDetails & { city: string | null };
+/** A visit once written (the same record). */
+export type RecordedClick = Visit;
 
 const MAX_BATCH = 2000;
 /** If the database stays down, the buffer keeps at most this many visits, dropping the oldest. */
 const MAX_BUFFERED = 200_000;
-
-const ROLLUP_DIMENSIONS = ['country', 'device', 'browser', 'os', 'referrer'] as const;
 
 /**
  * The click pipeline: the redirect only enqueues; this writes visits in batches (multi-row inserts)
@@ -49,77 +49,61 @@ export function createClickPipeline(deps: {
   let timer: NodeJS.Timeout | undefined;
   const listeners: ((clicks: RecordedClick[]) => Promise<void> | void)[] = [];
 
-  async function writeBatch(tx: Queryable, visits: Visit[]): Promise<RecordedClick[]> {
-    const clicks: RecordedClick[] = visits.map(({ userAgent, referer, ...v }) => ({
-      ...v, ...describeVisit(userAgent, referer), city: null,
-    }));
-    const col = <K extends keyof RecordedClick>(k: K) => clicks.map((c) => c[k]);
-    // Joining on links skips visits to links deleted since the redirect. `isBot` goes as text: postgres.js
-    // types a JS boolean array as a scalar boolean, which PostgreSQL will not cast to boolean[]; and
-    // it must stay text[] until unnested, since postgres.js sends ['false', 'true'] as a boolean[]
-    // of [false, false] (every bot was stored as a human). Each element is cast on its own.
+  async function writeBatch(tx: Queryable, clicks: Visit[]): Promise<RecordedClick[]> {
+    // One statement for the batch: the raw clicks, the day's new visitors, the rollups and the
+    // links' counts. The batch travels as one JSON text (JSON.stringify is native; per-element
+    // array encoding in JS cost more than everything else the process did per visit), and
+    // PostgreSQL does the grouping. Joining on links skips visits to links deleted since.
+    const rows = JSON.stringify(clicks.map((c) => ({
+      link_id: c.linkId, workspace_id: c.workspaceId, qr_id: c.qrId, source: c.source, clicked_at: c.at.toISOString(),
+      visitor_hash: c.visitorHash, country: c.country, city: c.city, device: c.device, browser: c.browser, os: c.os,
+      referrer: c.referrer, is_bot: c.isBot, counted: c.counted,
+    })));
     await tx.query(
-      `insert into clicks (link_id, workspace_id, qr_id, source, clicked_at, visitor_hash, country, city, device,
-         browser, os, referrer, is_bot)
-       select v.link_id, v.workspace_id, v.qr_id, v.source, v.clicked_at, v.visitor_hash, v.country, v.city, v.device,
-         v.browser, v.os, v.referrer, v.is_bot::boolean
-       from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[],
-         $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
-         as v(link_id, workspace_id, qr_id, source, clicked_at, visitor_hash, country, city, device, browser, os, referrer, is_bot)
-       join links l on l.id = v.link_id`,
-      [col('linkId'), col('workspaceId'), col('qrId'), col('source'), clicks.map((c) => c.at.toISOString()),
-        col('visitorHash'), col('country'), col('city'), col('device'), col('browser'), col('os'), col('referrer'), col('isBot').map(String)],
+      `with v as (
+         select r.*, (r.clicked_at at time zone 'UTC')::date as day, row_number() over () as n
+         from json_to_recordset($1::text::json) as r(link_id text, workspace_id text, qr_id text, source text,
+           clicked_at timestamptz, visitor_hash text, country text, city text, device text, browser text, os text,
+           referrer text, is_bot boolean, counted boolean)
+         where exists (select 1 from links l where l.id = r.link_id)
+       ),
+       stored as (
+         insert into clicks (link_id, workspace_id, qr_id, source, clicked_at, visitor_hash, country, city, device,
+           browser, os, referrer, is_bot)
+         select link_id, workspace_id, qr_id, source, clicked_at, visitor_hash, country, city, device, browser, os,
+           referrer, is_bot
+         from v
+       ),
+       -- Bots are stored, but count nowhere. A unique click is a visitor's first on a link in a UTC day.
+       fresh as (
+         insert into daily_visitors (link_id, day, visitor_hash)
+         select distinct link_id, day, visitor_hash from v where not is_bot
+         on conflict do nothing
+         returning link_id, day, visitor_hash
+       ),
+       humans as (
+         select v.*, f.visitor_hash is not null
+             and row_number() over (partition by v.link_id, v.day, v.visitor_hash order by v.n) = 1 as is_unique
+         from v left join fresh f using (link_id, day, visitor_hash)
+         where not v.is_bot
+       ),
+       rolled as (
+         insert into click_rollups (link_id, workspace_id, day, dimension, key, clicks, uniques)
+         select h.link_id, min(h.workspace_id), h.day, d.dimension, d.key, count(*), count(*) filter (where h.is_unique)
+         from humans h cross join lateral (values ('total', ''), ('country', coalesce(h.country, '')),
+           ('device', coalesce(h.device, '')), ('browser', coalesce(h.browser, '')), ('os', coalesce(h.os, '')),
+           ('referrer', coalesce(h.referrer, ''))) as d(dimension, key)
+         group by h.link_id, h.day, d.dimension, d.key
+         on conflict (link_id, day, dimension, key) do update
+           set clicks = click_rollups.clicks + excluded.clicks, uniques = click_rollups.uniques + excluded.uniques
+       )
+       -- Links with a click limit were counted by the redirect itself (counted).
+       update links set clicks = links.clicks + c.n
+       from (select link_id, count(*)::int as n from humans where not counted group by link_id) c
+       where links.id = c.link_id`,
+      [rows],
     );
-
     await deps.emitEvents?.(tx, clicks);
-
-    const humans = clicks.filter((c) => !c.isBot);
-    if (humans.length === 0) return clicks;
-    const days = humans.map((c) => utcDay(c.at));
-    const fresh = await tx.query<{ link_id: string; day: string; visitor_hash: string }>(
-      `insert into daily_visitors (link_id, day, visitor_hash)
-       select * from unnest($1::text[], $2::date[], $3::text[]) on conflict do nothing
-       returning link_id, day::text as day, visitor_hash`,
-      [humans.map((c) => c.linkId), days, humans.map((c) => c.visitorHash)],
-    );
-    const freshKeys = new Set(fresh.map((r) => `${r.link_id}|${r.day}|${r.visitor_hash}`));
-
-    const rollups = new Map<string, { link: string; ws: string; day: string; dim: string; key: string; clicks: number; uniques: number }>();
-    const bump = (c: RecordedClick, day: string, dim: string, key: string, unique: boolean) => {
-      const id = `${c.linkId}|${day}|${dim}|${key}`;
-      const r = rollups.get(id) ?? { link: c.linkId, ws: c.workspaceId, day, dim, key, clicks: 0, uniques: 0 };
-      r.clicks += 1;
-      if (unique) r.uniques += 1;
-      rollups.set(id, r);
-    };
-    humans.forEach((c, i) => {
-      const visitorKey = `${c.linkId}|${days[i]}|${c.visitorHash}`;
-      // The first visit of a visitor on a day is its unique one, in every breakdown alike.
-      const unique = freshKeys.delete(visitorKey);
-      bump(c, days[i], 'total', '', unique);
-      for (const dim of ROLLUP_DIMENSIONS) bump(c, days[i], dim, c[dim] ?? '', unique);
-    });
-    const rs = [...rollups.values()];
-    await tx.query(
-      `insert into click_rollups (link_id, workspace_id, day, dimension, key, clicks, uniques)
-       select v.* from unnest($1::text[], $2::text[], $3::date[], $4::text[], $5::text[], $6::int[], $7::int[])
-         as v(link_id, workspace_id, day, dimension, key, clicks, uniques)
-       join links l on l.id = v.link_id
-       on conflict (link_id, day, dimension, key) do update
-         set clicks = click_rollups.clicks + excluded.clicks, uniques = click_rollups.uniques + excluded.uniques`,
-      [rs.map((r) => r.link), rs.map((r) => r.ws), rs.map((r) => r.day), rs.map((r) => r.dim), rs.map((r) => r.key),
-        rs.map((r) => r.clicks), rs.map((r) => r.uniques)],
-    );
-
-    const counts = new Map<string, number>();
-    for (const c of humans) if (!c.counted) counts.set(c.linkId, (counts.get(c.linkId) ?? 0) + 1);
-    if (counts.size) {
-      await tx.query(
-        `update links set clicks = links.clicks + v.n
-         from (select unnest($1::text[]) as id, unnest($2::int[]) as n) v where links.id = v.id`,
-        [[...counts.keys()], [...counts.values()]],
-      );
-    }
     return clicks;
   }
 

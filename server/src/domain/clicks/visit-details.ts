@@ -3,6 +3,8 @@ import { isIP } from 'node:net';
 import { createRequire } from 'node:module';
 import Bowser from 'bowser';
 import { Reader, type CountryResponse } from 'maxmind';
+import { isbot } from 'isbot';
+import { memoizeByString } from '../memo.js';
 
 export type Device = 'mobile' | 'desktop' | 'tablet';
 
@@ -13,20 +15,20 @@ export interface VisitDetails {
   referrer: string | null;
 }
 
-/** Device, browser and OS from the user agent (bowser), and the referrer's domain only. */
-export function describeVisit(userAgent: string, referer: string | undefined): VisitDetails {
-  let device: Device = 'desktop';
-  let browser: string | null = null;
-  let os: string | null = null;
-  if (userAgent) {
-    const parsed = Bowser.parse(userAgent);
-    const type = parsed.platform?.type;
-    device = type === 'mobile' || type === 'tablet' ? type : 'desktop';
-    browser = parsed.browser?.name || null;
-    os = parsed.os?.name || null;
-  }
-  return { device, browser, os, referrer: referrerDomain(referer) };
-}
+/** Whether a user agent is a bot's (isbot), remembered per user agent: its pattern is long. */
+export const isBotAgent = memoizeByString(isbot);
+
+/** Device, browser and OS of a user agent (bowser), remembered per user agent. */
+export const describeAgent = memoizeByString((userAgent: string): Omit<VisitDetails, 'referrer'> => {
+  if (!userAgent) return { device: 'desktop', browser: null, os: null };
+  const parsed = Bowser.parse(userAgent);
+  const type = parsed.platform?.type;
+  const device: Device = type === 'mobile' || type === 'tablet' ? type : 'desktop';
+  return { device, browser: parsed.browser?.name || null, os: parsed.os?.name || null };
+});
+
+/** The referrer's domain, remembered per referrer (most visits come from a few pages). */
+export const referrerDomainOf = memoizeByString((referer: string) => referrerDomain(referer));
 
 export function referrerDomain(referer: string | undefined): string | null {
   if (!referer) return null;
