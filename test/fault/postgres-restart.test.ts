@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ADMIN_TOKEN, eventually, team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { startThrowawayPostgres, throwawayPostgresUnavailable } from '../helpers/throwaway-postgres.js';
-import { browserVisit, sleep, startLoad, tally } from '../helpers/load.js';
+import { browserVisit, sleep, startLoad, stopLoads, tally } from '../helpers/load.js';
 
 const readyStatus = async (url: string) => {
   try {
@@ -86,6 +86,7 @@ test('PostgreSQL stopped and started under load: redirects go on, the server rec
     assert.equal(settled.clicks, expected, 'and stays there');
     assert.equal(Number(pg.query(`select count(*) from clicks where link_id = '${link.id}'`)), expected, 'one clicks row per redirect');
   } finally {
+    await stopLoads();
     const code = await server.stop();
     pg.destroy();
     rmSync(dataDir, { recursive: true, force: true });

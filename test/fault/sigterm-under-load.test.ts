@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createHopClient } from '@hop/shared/client';
 import { ADMIN_TOKEN, BROWSER_UA, team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
-import { browserVisit, sleep, startLoad, tally } from '../helpers/load.js';
+import { browserVisit, sleep, startLoad, stopLoads, tally } from '../helpers/load.js';
 
 /** A POST whose headers and first half of the body go now, and the rest on `finish()`. */
 function halfSentPost(baseUrl: string, path: string, headers: Record<string, string>, body: string) {
@@ -102,6 +102,7 @@ test('SIGTERM under load: requests begun before it are answered, and every count
     }
     for (const id of created) await api2.call('getLink', { params: { ...ws, linkId: id } });
   } finally {
+    await stopLoads();
     if (server.child.exitCode === null) server.child.kill('SIGKILL');
     if (again) assert.equal(await again.stop(), 0);
     rmSync(dataDir, { recursive: true, force: true });

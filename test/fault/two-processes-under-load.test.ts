@@ -11,7 +11,7 @@ import { createHopClient } from '@hop/shared/client';
 import { ADMIN_TOKEN, client, eventually, setPlan, unique } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { startReceiver } from '../helpers/webhook-receiver.js';
-import { browserVisit, sleep, startLoad, tally } from '../helpers/load.js';
+import { browserVisit, sleep, startLoad, stopLoads, tally } from '../helpers/load.js';
 
 const dataDir = () => mkdtempSync(join(tmpdir(), 'hop-fault-fleet-'));
 /** An address of its own: every scale-1 server of the run counts 127.0.0.1's sign-ups together. */
@@ -110,6 +110,7 @@ test('two processes on one PostgreSQL under load: each event delivered once, eac
       assert.equal(keys.has(`link.expired ${c.id}`), c.expires, `link.expired for ${c.id} iff it expires`);
     }
   } finally {
+    await stopLoads();
     const codes = await Promise.all([a.stop(), b.stop()]);
     await receiver.close();
     assert.deepEqual(codes, [0, 0]);

@@ -12,11 +12,24 @@ export interface Load<T> {
   stop(): Promise<(T | Error)[]>;
 }
 
-/** Runs `concurrency` workers, each calling `once(worker, i)` again as soon as it settles. */
-export function startLoad<T>(concurrency: number, once: (worker: number, i: number) => Promise<T>): Load<T> {
+const running = new Set<Load<unknown>>();
+
+/** Stops every load still running (a test's `finally`, after a failure). */
+export async function stopLoads(): Promise<void> {
+  await Promise.all([...running].map((l) => l.stop()));
+}
+
+/**
+ * Runs `concurrency` workers, each calling `once(worker, i)` again as soon as it settles, until
+ * stopped, or after `maxMs` at the latest: a test that fails before stopping its load must not
+ * leave it hammering a dead server for ever.
+ */
+export function startLoad<T>(concurrency: number, once: (worker: number, i: number) => Promise<T>, maxMs = 45_000): Load<T> {
   const outcomes: (T | Error)[] = [];
   let stopped = false;
   let inFlight = 0;
+  const deadline = setTimeout(() => (stopped = true), maxMs);
+  deadline.unref();
   const workers = Array.from({ length: concurrency }, async (_, worker) => {
     for (let i = 0; !stopped; i++) {
       inFlight++;
@@ -29,17 +42,21 @@ export function startLoad<T>(concurrency: number, once: (worker: number, i: numb
       }
     }
   });
-  return {
+  const load: Load<T> = {
     outcomes,
     get inFlight() {
       return inFlight;
     },
     async stop() {
       stopped = true;
+      clearTimeout(deadline);
+      running.delete(load as Load<unknown>);
       await Promise.all(workers);
       return outcomes;
     },
   };
+  running.add(load as Load<unknown>);
+  return load;
 }
 
 /** Opens a short link as a browser would (counted), answering the status; never follows the redirect. */

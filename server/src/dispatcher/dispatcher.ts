@@ -59,6 +59,8 @@ export function createDispatcher(deps: {
   const inFlight = new Set<Promise<void>>();
   let owner = 0;
   let lease: HeldLock | null = null;
+  /** Ends drain()'s wait for a free slot early. */
+  let poke: (() => void) | undefined;
 
   // One statement claims the deliveries and reads what sending them needs (the webhook's URL and
   // secrets, the event's payload), instead of two more reads per delivery.
@@ -175,7 +177,12 @@ export function createDispatcher(deps: {
         if (!again) break;
         continue;
       }
-      await Promise.race(inFlight);
+      // Until a slot frees up or wake() is called: waiting for a slot alone, new deliveries sat
+      // behind endpoints that hang until their 30 s timeout, though most slots were free
+      // (test/fault/sigkill-pending-deliveries.test.ts caught it).
+      if (again && BATCH - inFlight.size >= REFILL) continue; // woken during the claim
+      await Promise.race([...inFlight, new Promise<void>((resolve) => (poke = resolve))]);
+      poke = undefined;
     }
     await armNextDue();
   }
@@ -184,6 +191,7 @@ export function createDispatcher(deps: {
   function wake() {
     if (running) {
       again = true;
+      poke?.();
       return;
     }
     running = drain()
@@ -208,6 +216,7 @@ export function createDispatcher(deps: {
     /** Stops claiming; waits for attempts in flight to finish and be recorded. */
     async stop() {
       stopped = true;
+      poke?.();
       if (timer) clearInterval(timer);
       if (nextTimer) clearTimeout(nextTimer);
       await unlisten?.();
