@@ -84,11 +84,11 @@ try {
   const base1 = await load(visits(baseline.url, BASELINE_SECONDS));
   process.stderr.write(`Hop under load for ${SECONDS} s...\n`);
   const samples = [];
-  let maxDepth = 0;
+  const depths = [];
   const sampler = setInterval(async () => {
     samples.push({ t: Date.now(), ...memory() });
     const d = await bufferDepth();
-    if (d != null) maxDepth = Math.max(maxDepth, d);
+    if (d != null) depths.push({ t: Date.now(), d });
   }, 500);
   const started = Date.now();
   const run = await load(visits(hop.url, SECONDS));
@@ -108,8 +108,12 @@ try {
   const inFlight = rows - redirects;
   const consistent = counted === humans;
   const peakRss = Math.max(...samples.map((s) => s.rss), end.rss);
-  const half = samples.filter((s) => s.t >= started + (SECONDS * 1000) / 2);
-  const secondHalfGrowth = half.length > 1 ? half[half.length - 1].rss - Math.min(...half.map((s) => s.rss)) : 0;
+  // Bounded memory: the peak of each quarter of the run stops climbing.
+  const byQuarter = (xs, k) => [0, 1, 2, 3].map((q) => Math.max(0, ...xs
+    .filter((s) => s.t >= started + (q * SECONDS * 1000) / 4 && s.t < started + ((q + 1) * SECONDS * 1000) / 4)
+    .map((s) => s[k])));
+  const quarters = byQuarter(samples, 'rss');
+  const depthQuarters = byQuarter(depths, 'd');
   const b = { rps: (base1.rps + base2.rps) / 2, p99: (base1.p99 + base2.p99) / 2 };
   const clicksPerSecond = rows / SECONDS;
 
@@ -129,13 +133,15 @@ try {
     `| missing | **${missing}**${inFlight > 0 ? ` (${inFlight} more rows than answers: requests in flight when autocannon stopped)` : ''} |`,
     `| added to \`links.clicks\` | ${counted.toLocaleString()} (${consistent ? 'equal to the human rows' : `**${counted - humans} off the human rows**`}) |`,
     `| clicks/s written, sustained | **${fmt(clicksPerSecond)}** |`,
-    `| buffer drained after the load | ${fmt(after.drainMs / 1000, 1)} s (deepest buffer seen: ${maxDepth.toLocaleString()} visits) |`,
+    `| deepest click buffer in each quarter of the run | ${depths.length ? depthQuarters.map((d) => d.toLocaleString()).join(', ') : 'n/a (no hop_click_buffer_depth in /metrics)'} visits |`,
+    `| buffer drained after the load in | ${fmt(after.drainMs / 1000, 1)} s |`,
     '',
     '| Hop process memory | MiB |',
     '|---|---|',
     `| RSS at idle, before the load (baseline) | ${fmt(idle.rss)} |`,
     `| peak RSS sampled during the run (every 0.5 s) | ${fmt(peakRss)} |`,
-    `| RSS growth over the second half of the run | ${fmt(secondHalfGrowth, 1)} |`,
+    `| peak RSS in each quarter of the run | ${quarters.map((q) => fmt(q)).join(', ')} |`,
+    `| VmHWM (the kernel's high-water mark) at the end | ${fmt(end.hwm)} |`,
     `| **peak / idle** | **${fmt(peakRss / idle.rss, 2)}x** |`,
   ].join('\n');
   console.log(lines);
