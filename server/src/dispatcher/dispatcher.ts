@@ -23,6 +23,17 @@ interface ClaimedDelivery {
   payload: unknown;
 }
 
+/** What one attempt came to, to be written. */
+interface Outcome {
+  d: ClaimedDelivery;
+  at: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  kind: 'succeeded' | 'failed' | 'retry';
+  next: Date | null;
+}
+
 // A claimed delivery is this process's for 90 s: longer than the 30 s timeout, so only a crashed
 // process's claim ever lapses, and the attempt in flight is the only one that can repeat.
 const LEASE_SECONDS = 90;
@@ -36,6 +47,8 @@ const LEASE_LOCK_CLASS = 72_410_201;
 const BATCH = 16;
 /** Free slots worth a claim: one claim per few deliveries, yet a few slow endpoints block nothing. */
 const REFILL = 4;
+/** Outcomes written by one statement at most. */
+const RECORD_BATCH = 64;
 
 /**
  * The dispatcher: claims due deliveries (FOR UPDATE SKIP LOCKED, so any number of processes can
@@ -57,6 +70,8 @@ export function createDispatcher(deps: {
   let unlisten: (() => Promise<void>) | undefined;
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
+  const toRecord: { outcome: Outcome; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  let recording = false;
   let owner = 0;
   let lease: HeldLock | null = null;
   /** Ends drain()'s wait for a free slot early. */
@@ -108,12 +123,29 @@ export function createDispatcher(deps: {
             rawBody: typeof d.payload === 'string' ? d.payload : JSON.stringify(d.payload),
           });
     const exhausted = !result.ok && d.attempt_count >= d.max_attempts;
-    // The attempt, the delivery's new state and the webhook's failure count in one statement
-    // (atomic as a transaction, one round trip instead of five).
+    const outcome: Outcome = {
+      d, at, statusCode: result.statusCode, durationMs: Math.round(result.durationMs), error: result.error?.slice(0, 500) ?? null,
+      kind: result.ok ? 'succeeded' : exhausted ? 'failed' : 'retry',
+      next: result.ok || exhausted ? null : new Date(clock.now().getTime() + retryDelayMs(d.attempt_count, deps.retryScale)),
+    };
+    // An exhausted delivery counts against its webhook (which it may disable): on its own. The
+    // others are written together with those that finish while a write is under way: one
+    // statement, one commit for many attempts.
+    if (outcome.kind === 'failed') await recordOne(outcome);
+    else await new Promise<void>((resolve, reject) => {
+      toRecord.push({ outcome, resolve, reject });
+      if (!recording) void recordQueued();
+    });
+  }
+
+  // The attempt, the delivery's new state and the webhook's failure count in one statement
+  // (atomic as a transaction, one round trip instead of five).
+  async function recordOne(o: Outcome): Promise<void> {
+    const { d } = o;
     const logAttempt = `insert into delivery_attempts (delivery_id, number, at, status_code, duration_ms, error)
       values ($1, $2, $3, $4, $5, $6) on conflict do nothing`;
-    const logged = [d.id, d.attempt_count, at, result.statusCode, Math.round(result.durationMs), result.error?.slice(0, 500) ?? null];
-    if (result.ok) {
+    const logged = [d.id, d.attempt_count, o.at, o.statusCode, o.durationMs, o.error];
+    if (o.kind === 'succeeded') {
       // Only a webhook with failures is written: every success taking the webhook's row lock
       // would serialise the deliveries of a busy webhook.
       await db.query(
@@ -122,7 +154,7 @@ export function createDispatcher(deps: {
          update webhooks set consecutive_failures = 0 where id = $7 and consecutive_failures <> 0`,
         [...logged, d.webhook_id],
       );
-    } else if (exhausted) {
+    } else if (o.kind === 'failed') {
       await db.query(
         `with a as (${logAttempt}),
            s as (update deliveries set status = 'failed', next_attempt_at = null, locked_until = null, updated_at = now() where id = $1)
@@ -133,12 +165,52 @@ export function createDispatcher(deps: {
         [...logged, d.webhook_id, DISABLE_AFTER_FAILURES],
       );
     } else {
-      const next = new Date(clock.now().getTime() + retryDelayMs(d.attempt_count, deps.retryScale));
       await db.query(
         `with a as (${logAttempt})
          update deliveries set next_attempt_at = $7, locked_until = null, updated_at = now() where id = $1`,
-        [...logged, next],
+        [...logged, o.next],
       );
+    }
+  }
+
+  /** Successes and retries, many in one statement (fed by one JSON text). */
+  async function recordMany(outcomes: Outcome[]): Promise<void> {
+    const rows = outcomes.map((o) => ({
+      id: o.d.id, number: o.d.attempt_count, at: o.at.toISOString(), status_code: o.statusCode, duration_ms: o.durationMs,
+      error: o.error, kind: o.kind, next_at: o.next?.toISOString() ?? null, webhook_id: o.d.webhook_id,
+    }));
+    await db.query(
+      `with v as (
+         select * from json_to_recordset($1::text::json) as v(id text, number int, at timestamptz, status_code int,
+           duration_ms int, error text, kind text, next_at timestamptz, webhook_id text)),
+       a as (
+         insert into delivery_attempts (delivery_id, number, at, status_code, duration_ms, error)
+         select id, number, at, status_code, duration_ms, error from v on conflict do nothing),
+       s as (
+         update deliveries x set status = case when v.kind = 'succeeded' then 'succeeded' else x.status end,
+           next_attempt_at = case when v.kind = 'retry' then v.next_at end, locked_until = null, updated_at = now()
+         from v where x.id = v.id)
+       update webhooks set consecutive_failures = 0
+       where id in (select webhook_id from v where kind = 'succeeded') and consecutive_failures <> 0`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  async function recordQueued(): Promise<void> {
+    recording = true;
+    try {
+      while (toRecord.length > 0) {
+        const batch = toRecord.splice(0, RECORD_BATCH);
+        try {
+          await recordMany(batch.map((b) => b.outcome));
+          for (const b of batch) b.resolve();
+        } catch {
+          // One bad row (its webhook deleted meanwhile) must not lose the others: one at a time.
+          for (const b of batch) await recordOne(b.outcome).then(b.resolve, b.reject);
+        }
+      }
+    } finally {
+      recording = false;
     }
   }
 
