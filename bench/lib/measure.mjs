@@ -30,7 +30,9 @@ export function writeSection(title, markdown) {
     const next = doc.indexOf('\n## ', start + 4);
     doc = doc.slice(0, start) + section + (next >= 0 ? doc.slice(next) : '');
   } else {
-    doc += section;
+    // New sections go before the hand-written findings, which stay last.
+    const findings = doc.indexOf('\n## Findings\n');
+    doc = findings >= 0 ? doc.slice(0, findings) + section + doc.slice(findings) : doc + section;
   }
   writeFileSync(file, doc);
 }

@@ -33,6 +33,26 @@ const MAX_BATCH = 10_000;
 /** If the database stays down, the buffer keeps at most this many visits, dropping the oldest. */
 const MAX_BUFFERED = 200_000;
 
+const JSON_CHUNK = 1000;
+
+/**
+ * The batch as one JSON array, built a thousand visits at a time with the event loop let go in
+ * between: a 10,000-visit batch would otherwise hold up every redirect for ~15 ms.
+ */
+async function batchJson(clicks: Visit[]): Promise<string> {
+  const parts: string[] = [];
+  for (let i = 0; i < clicks.length; i += JSON_CHUNK) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    const chunk = JSON.stringify(clicks.slice(i, i + JSON_CHUNK).map((c) => ({
+      link_id: c.linkId, workspace_id: c.workspaceId, qr_id: c.qrId, source: c.source, clicked_at: c.at.toISOString(),
+      visitor_hash: c.visitorHash, country: c.country, city: c.city, device: c.device, browser: c.browser, os: c.os,
+      referrer: c.referrer, is_bot: c.isBot, counted: c.counted,
+    })));
+    parts.push(chunk.slice(1, -1));
+  }
+  return `[${parts.join(',')}]`;
+}
+
 /**
  * The click pipeline: the redirect only enqueues; this writes visits in batches (multi-row inserts)
  * at most every `flushEveryMs` and on shutdown, with the daily rollups that analytics read and the
@@ -57,11 +77,7 @@ export function createClickPipeline(deps: {
     // links' counts. The batch travels as one JSON text (JSON.stringify is native; per-element
     // array encoding in JS cost more than everything else the process did per visit), and
     // PostgreSQL does the grouping. Joining on links skips visits to links deleted since.
-    const rows = JSON.stringify(clicks.map((c) => ({
-      link_id: c.linkId, workspace_id: c.workspaceId, qr_id: c.qrId, source: c.source, clicked_at: c.at.toISOString(),
-      visitor_hash: c.visitorHash, country: c.country, city: c.city, device: c.device, browser: c.browser, os: c.os,
-      referrer: c.referrer, is_bot: c.isBot, counted: c.counted,
-    })));
+    const rows = await batchJson(clicks);
     await tx.query(
       `with v as (
          select r.*, (r.clicked_at at time zone 'UTC')::date as day, row_number() over () as n
