@@ -80,10 +80,13 @@ export function createClickPipeline(deps: {
     const rows = await batchJson(clicks);
     await tx.query(
       `with v as (
-         select r.*, (r.clicked_at at time zone 'UTC')::date as day, row_number() over () as n
-         from json_to_recordset($1::text::json) as r(link_id text, workspace_id text, qr_id text, source text,
+         -- n: the visit's place in the batch (WITH ORDINALITY, fixed by the function itself; a
+         -- row_number() here would follow whatever order the join with links left).
+         select r.*, (r.clicked_at at time zone 'UTC')::date as day
+         from rows from (json_to_recordset($1::text::json) as (link_id text, workspace_id text, qr_id text, source text,
            clicked_at timestamptz, visitor_hash text, country text, city text, device text, browser text, os text,
-           referrer text, is_bot boolean, counted boolean)
+           referrer text, is_bot boolean, counted boolean)) with ordinality as r(link_id, workspace_id, qr_id, source,
+           clicked_at, visitor_hash, country, city, device, browser, os, referrer, is_bot, counted, n)
          where exists (select 1 from links l where l.id = r.link_id)
        ),
        stored as (
