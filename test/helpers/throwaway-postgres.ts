@@ -32,6 +32,8 @@ export interface ThrowawayPostgres {
   stop(mode?: 'fast' | 'immediate'): void;
   /** Starts it again on the same port and data. */
   start(): void;
+  /** The server's log so far (for failure messages). */
+  log(): string;
   /** Runs one statement through psql and answers its unaligned output. */
   query(sql: string): string;
   /** Stops the server (if running) and deletes its directory. */
@@ -82,6 +84,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       run(join(bin, 'pg_ctl'), ['-D', data, '-m', mode, '-w', '-t', '30', 'stop']);
       running = false;
     },
+    log: () => (existsSync(join(dir, 'log')) ? readFileSync(join(dir, 'log'), 'utf8') : ''),
     query(sql) {
       const res = spawnSync('psql', ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-XtAc', sql], { encoding: 'utf8', timeout: 30_000 });
       if (res.status !== 0) throw new Error(`psql: ${res.stderr}`);

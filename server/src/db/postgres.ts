@@ -8,12 +8,38 @@ const TRANSACTION_SESSIONS = 4;
 
 type Options = postgres.Options<Record<string, postgres.PostgresType>>;
 
+/**
+ * SQLSTATEs after which the statement has not run: its session was ended (57P01 by a shutdown or
+ * pg_terminate_backend, 57P02 by another backend's crash; either way its transaction was rolled
+ * back) or never began (57P03, the server is starting up or shutting down).
+ */
+const NOT_RUN = new Set(['57P01', '57P02', '57P03']);
+
+/**
+ * Runs a statement again, up to three times over half a second, when PostgreSQL says it did not
+ * run. Needed because postgres.js (3.4.9, porsager/postgres #1223) keeps the 57P01 of a query
+ * whose backend a shutdown terminated and hands it to the first query of the reconnected
+ * connection, which never ran at all: after a database restart, visits answered 500 with an error
+ * from before it (test/fault/postgres-restart.test.ts). A server starting up also answers 57P03
+ * for a moment after it accepts connections.
+ */
+async function unlessNotRun<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (attempt >= 4 || !NOT_RUN.has((err as { code?: string }).code ?? '')) throw err;
+      await new Promise((r) => setTimeout(r, 50 * attempt * attempt));
+    }
+  }
+}
+
 const wrap = (s: postgres.Sql): Queryable => ({
   async query<T>(text: string, params: unknown[] = []) {
-    return (await s.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[];
+    return unlessNotRun(async () => (await s.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[]);
   },
   async exec(script: string) {
-    await s.unsafe(script);
+    await unlessNotRun(async () => s.unsafe(script));
   },
 });
 
@@ -41,12 +67,14 @@ class ConnectionLostError extends Error {
  */
 function createTransactionSession(url: string, options: Options) {
   let closures = 0;
-  const sql = postgres(url, { ...options, max: 1, onclose: () => void closures++ });
+  // Never recycled (postgres.js ends connections after 30-60 min by default): between two
+  // statements of a transaction the connection is idle, and ending it then would fail the transaction.
+  const sql = postgres(url, { ...options, max: 1, max_lifetime: null, onclose: () => void closures++ });
   return {
     async run<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       // Read before BEGIN: a close in between can only make a live session look lost (the
       // transaction fails and is retried by its caller), never the reverse.
-      const session = closures;
+      let session = closures;
       const alive = () => closures === session;
       let failed: unknown;
       const tx: Queryable = {
@@ -69,7 +97,11 @@ function createTransactionSession(url: string, options: Options) {
           }
         },
       };
-      await sql.unsafe('begin');
+      // BEGIN is the first statement on a reconnected connection, the one a stale 57P01 lands on.
+      await unlessNotRun(() => {
+        session = closures;
+        return sql.unsafe('begin');
+      });
       let result: T;
       try {
         result = await fn(tx);
