@@ -3,7 +3,7 @@
 // and a workspace's rate limit is one limit across both, not one each.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WEBHOOK_HEADERS } from '@hop/shared';
@@ -43,7 +43,8 @@ test('two processes on one PostgreSQL under load: each event delivered once, eac
     HOP_TRUST_PROXY: '127.0.0.1',
     HOP_SHORT_DOMAIN: 'fleet.test', // one short domain, so a link redirects on either process
   };
-  const [a, b] = await Promise.all([startServer({ dataDir: dataDir(), env }), startServer({ dataDir: dataDir(), env })]);
+  const dirs = [dataDir(), dataDir()];
+  const [a, b] = await Promise.all(dirs.map((dir) => startServer({ dataDir: dir, env })));
   try {
     const pro = await freshTeam(a.url, 'pro');
     const ws = { workspaceId: pro.workspaceId };
@@ -113,6 +114,7 @@ test('two processes on one PostgreSQL under load: each event delivered once, eac
     await stopLoads();
     const codes = await Promise.all([a.stop(), b.stop()]);
     await receiver.close();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     assert.deepEqual(codes, [0, 0]);
   }
 });
