@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { API_URL, team, visit } from '../helpers/api.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API_URL, eventually, team, visit } from '../helpers/api.js';
+import { startServer } from '../helpers/start-server.mjs';
 
 const metricValue = (text: string, line: RegExp) => {
   const m = text.split('\n').find((l) => line.test(l));
@@ -24,4 +28,18 @@ test('GET /metrics exposes request, redirect-cache, click-buffer and delivery me
   assert.notEqual(metricValue(text, /^hop_webhook_deliveries\{status="pending"\}/), undefined);
   assert.match(text, /^hop_http_request_duration_seconds_bucket\{le="0\.005",route="\/:slug"\}/m);
   assert.ok(!text.includes(link.slug), 'labels hold route patterns, never slugs');
+});
+
+test('job runs are counted by job and outcome, with their duration', async () => {
+  const server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'hop-metrics-')), env: { HOP_EXPIRY_CHECK_MS: '200' } });
+  try {
+    const ran = await eventually(async () => {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      const n = metricValue(text, /^hop_job_runs_total\{job="link-expiry",outcome="ran"\}/) ?? 0;
+      return n >= 2 ? text : undefined;
+    }, 10_000, 'two expiry runs');
+    assert.ok((metricValue(ran, /^hop_job_duration_seconds_count\{job="link-expiry"\}/) ?? 0) >= 2);
+  } finally {
+    await server.stop();
+  }
 });
