@@ -109,3 +109,27 @@ test('a link changed through the API is never served stale by the fast path', as
   await t.api.call('deleteLink', { params: { workspaceId: t.workspaceId, linkId: link.id } });
   assert.equal((await get(`/${link.slug}`)).status, 404);
 });
+
+test('a destination beyond ASCII is sent percent-encoded, on both paths, and each visit counts once', async () => {
+  const link = await create({ url: 'https://example.com/日本?q=ü' });
+  for (let i = 0; i < 2; i++) {
+    const res = await get(`/${link.slug}`);
+    assert.equal(res.status, 302);
+    assert.equal(res.headers.get('location'), 'https://example.com/%E6%97%A5%E6%9C%AC?q=%C3%BC');
+  }
+  const params = { workspaceId: t.workspaceId, linkId: link.id };
+  await eventually(async () => ((await t.api.call('getLink', { params })).data.clicks === 2 ? true : undefined), 5000, 'two clicks');
+  await new Promise((r) => setTimeout(r, 300)); // a third, doubled click would land by now
+  assert.equal((await t.api.call('getLink', { params })).data.clicks, 2);
+});
+
+test('a visit with a thousand query parameters passes at most 100 on', async () => {
+  const link = await create({ url: 'https://example.com/q?keep=1' });
+  await get(`/${link.slug}`);
+  const query = Array.from({ length: 1000 }, (_, i) => `p${i}=${i}`).join('&');
+  const res = await get(`/${link.slug}?keep=2&${query}`);
+  assert.equal(res.status, 302);
+  const location = new URL(String(res.headers.get('location')));
+  assert.equal(location.searchParams.get('keep'), '1', "the destination's own parameter wins");
+  assert.equal([...location.searchParams.keys()].length, 100, 'the destination\'s one and 99 of the visit\'s (the visit\'s first was keep)');
+});

@@ -4,7 +4,7 @@ import { requestIdFor } from '../api/request-id.js';
 import { isBotAgent } from '../domain/clicks/visit-details.js';
 import type { HostDomains } from './host-domains.js';
 import { createVisitRecorder } from './visit-recorder.js';
-import { REDIRECT_HEADERS, SLUG_SHAPE, withVisitQuery, type RedirectorDeps } from './visit.js';
+import { locationFor, REDIRECT_HEADERS, SLUG_SHAPE, withVisitQuery, type RedirectorDeps } from './visit.js';
 
 const LINK = { source: 'link', qrId: null } as const;
 
@@ -69,14 +69,17 @@ export function createFastRedirect(deps: RedirectorDeps & { hostDomains: HostDom
       if (link.expiresAt != null && link.expiresAt <= clock.now().getTime()) return false;
       const salt = salts.current();
       if (!salt) return false;
-      const location = q < 0 ? link.url : withVisitQuery(link.url, url);
-      recorder.enqueue(salt, link, LINK, addressOf(req), req.headers, isBotAgent(req.headers['user-agent'] ?? ''), false);
+      const location = locationFor(q < 0 ? link.url : withVisitQuery(link.url, url));
+      // The head first: should Node refuse it (a character a header may not hold), the router
+      // answers instead and the visit is recorded there, once.
       res.writeHead(302, {
         location,
         ...REDIRECT_HEADERS,
         'x-request-id': requestIdFor(req.headers['x-request-id']),
         'content-length': '0',
       });
+      cache.countHit();
+      recorder.enqueue(salt, link, LINK, addressOf(req), req.headers, isBotAgent(req.headers['user-agent'] ?? ''), false);
       res.end();
       onServed?.(startedAt);
       return true;

@@ -26,11 +26,10 @@ export function createLinkCache(deps: { links: RedirectLinks; now?: () => number
     keyById.delete(linkId);
   }
 
-  /** A cached link, or undefined on a miss (counted by `get`, which then loads it). */
+  /** A cached link, or undefined on a miss. Counts nothing: callers count what they serve. */
   function peek(key: string): RedirectLink | undefined {
     const hit = byKey.get(key);
     if (!hit || now() - hit.at >= TTL_MS) return undefined;
-    hits++;
     // Refresh its place: the Map's insertion order is the LRU order.
     byKey.delete(key);
     byKey.set(key, hit);
@@ -40,10 +39,17 @@ export function createLinkCache(deps: { links: RedirectLinks; now?: () => number
   return {
     /** Without waiting: the cached link, or undefined when only the database can say. */
     peek: (domain: string, slug: string) => peek(`${domain}/${slug}`),
+    /** A visit served from `peek` (the redirector's fast path), for the hit rate. */
+    countHit() {
+      hits++;
+    },
     async get(domain: string, slug: string): Promise<RedirectLink | null> {
       const key = `${domain}/${slug}`;
       const hit = peek(key);
-      if (hit) return hit;
+      if (hit) {
+        hits++;
+        return hit;
+      }
       misses++;
       const started = generation;
       const link = await deps.links.find(domain, slug);

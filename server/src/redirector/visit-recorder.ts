@@ -13,7 +13,8 @@ export interface VisitSource {
 /**
  * The "record" step of a visit: hashes the visitor with the day's salt, finds the country, device,
  * browser, OS and referrer domain, and hands the visit to the click pipeline. Nothing here waits,
- * and neither the IP nor the headers outlive this call.
+ * and the visit keeps neither the IP nor the headers (user agents and referrer origins are
+ * remembered, bounded, only to parse them once).
  */
 export function createVisitRecorder(deps: { clicks: ClickPipeline; salts: VisitorSalts; geo: GeoLookup; geoHeader?: string; clock: Clock }) {
   const { clicks, salts, geo, geoHeader, clock } = deps;

@@ -28,22 +28,47 @@ export interface RedirectorDeps {
 
 export const SLUG_SHAPE = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** A visit's query passes at most this many parameters on to the destination. */
+const MAX_VISIT_PARAMS = 100;
+
 /** Appends the visit's query to the destination without overriding what the destination has. */
 export function withVisitQuery(destination: string, rawUrl: string): string {
   const q = rawUrl.indexOf('?');
   if (q < 0 || q === rawUrl.length - 1) return destination;
   const u = new URL(destination);
+  // Built once, not through searchParams.append (which re-serialises the whole query each time:
+  // quadratic, so one visit with thousands of parameters could hold up the server).
+  const present = new Set(u.searchParams.keys());
+  const added = new URLSearchParams();
+  let seen = 0;
   for (const [k, v] of new URLSearchParams(rawUrl.slice(q + 1))) {
-    if (!u.searchParams.has(k)) u.searchParams.append(k, v);
+    if (++seen > MAX_VISIT_PARAMS) break;
+    if (present.has(k)) continue;
+    present.add(k);
+    added.append(k, v);
   }
+  const extra = added.toString();
+  if (!extra) return u.toString();
+  u.search = u.search.length > 1 ? `${u.search.slice(1)}&${extra}` : extra;
   return u.toString();
 }
 
 /** Headers of every redirect: destinations change, so neither browsers nor proxies may keep it. */
 export const REDIRECT_HEADERS = { 'cache-control': 'private, no-store', 'referrer-policy': 'no-referrer-when-downgrade' } as const;
 
+const NOT_PLAIN_ASCII = /[^\x21-\x7e]/;
+
+/**
+ * The Location header for a destination: as stored when it is plain ASCII (nearly always), else
+ * the URL's serialisation (punycode host, percent-encoded path), since a header cannot carry
+ * other characters and Node would refuse to send it.
+ */
+export function locationFor(destination: string): string {
+  return NOT_PLAIN_ASCII.test(destination) ? new URL(destination).href : destination;
+}
+
 function redirect(reply: FastifyReply, location: string) {
-  return reply.code(302).header('location', location).headers(REDIRECT_HEADERS).send();
+  return reply.code(302).header('location', locationFor(location)).headers(REDIRECT_HEADERS).send();
 }
 
 /** The redirector's path: resolve → respond → record (the record only enqueues). */

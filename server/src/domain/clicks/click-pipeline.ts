@@ -33,6 +33,7 @@ export type RecordedClick = Visit;
 const MAX_BATCH = { postgres: 10_000, embedded: 1_000 } as const;
 /** If the database stays down, the buffer keeps at most this many visits, dropping the oldest. */
 const MAX_BUFFERED = 200_000;
+const DROP_CHUNK = 1_000;
 
 const JSON_CHUNK = 1000;
 
@@ -69,16 +70,17 @@ export function createClickPipeline(deps: {
 }) {
   const { db, flushEveryMs } = deps;
   let buffer: Visit[] = [];
+  /** How many visits the batch being written holds (they are out of `buffer` meanwhile). */
+  let inFlight = 0;
   let flushing: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   const listeners: ((clicks: RecordedClick[]) => Promise<void> | void)[] = [];
 
-  async function writeBatch(tx: Queryable, clicks: Visit[]): Promise<RecordedClick[]> {
+  async function writeBatch(tx: Queryable, clicks: Visit[], rows: string): Promise<RecordedClick[]> {
     // One statement for the batch: the raw clicks, the day's new visitors, the rollups and the
     // links' counts. The batch travels as one JSON text (JSON.stringify is native; per-element
     // array encoding in JS cost more than everything else the process did per visit), and
     // PostgreSQL does the grouping. Joining on links skips visits to links deleted since.
-    const rows = await batchJson(clicks);
     await tx.query(
       `with v as (
          -- n: the visit's place in the batch (WITH ORDINALITY, fixed by the function itself; a
@@ -130,12 +132,36 @@ export function createClickPipeline(deps: {
     return clicks;
   }
 
+  /**
+   * Keeps the visits waiting (buffered and being written) under the cap by dropping the oldest
+   * buffered ones, a thousand at a time so a long outage does not shift the array on every visit.
+   * A batch being written is never dropped: it is not in `buffer` until it fails.
+   */
+  function trim() {
+    const over = buffer.length + inFlight - MAX_BUFFERED;
+    if (over <= 0) return;
+    const n = Math.min(buffer.length, Math.max(over, DROP_CHUNK));
+    buffer.splice(0, n);
+    deps.onDropped?.(n);
+  }
+
   async function flushNow(): Promise<void> {
     while (buffer.length > 0) {
-      const batch = buffer.slice(0, MAX_BATCH[db.kind]);
-      const recorded = await db.transaction((tx) => writeBatch(tx, batch));
-      // Only now is the batch safe in the database; until then a failure leaves it buffered.
-      buffer = buffer.slice(batch.length);
+      const batch = buffer.splice(0, MAX_BATCH[db.kind]);
+      inFlight = batch.length;
+      let recorded: RecordedClick[];
+      try {
+        // Built before the transaction opens, so no connection waits on it.
+        const rows = await batchJson(batch);
+        recorded = await db.transaction((tx) => writeBatch(tx, batch, rows));
+      } catch (err) {
+        // Not written: back at the front, in order, for the next flush.
+        inFlight = 0;
+        buffer = batch.concat(buffer);
+        trim();
+        throw err;
+      }
+      inFlight = 0;
       for (const listener of listeners) await listener(recorded);
     }
   }
@@ -148,13 +174,10 @@ export function createClickPipeline(deps: {
   return {
     enqueue(visit: Visit) {
       buffer.push(visit);
-      if (buffer.length > MAX_BUFFERED) {
-        const dropped = buffer.splice(0, buffer.length - MAX_BUFFERED);
-        deps.onDropped?.(dropped.length);
-      }
+      if (buffer.length + inFlight > MAX_BUFFERED) trim();
     },
     get depth() {
-      return buffer.length;
+      return buffer.length + inFlight;
     },
     /** Called after each batch is written: `link.clicked` and `qr.scanned` events hang here. */
     onRecorded(listener: (clicks: RecordedClick[]) => Promise<void> | void) {

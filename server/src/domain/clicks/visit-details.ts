@@ -27,8 +27,19 @@ export const describeAgent = memoizeByString((userAgent: string): Omit<VisitDeta
   return { device, browser: parsed.browser?.name || null, os: parsed.os?.name || null };
 });
 
-/** The referrer's domain, remembered per referrer (most visits come from a few pages). */
-export const referrerDomainOf = memoizeByString((referer: string) => referrerDomain(referer));
+const domainOfOrigin = memoizeByString((origin: string) => referrerDomain(origin));
+// Scheme and host (and port) only: what the domain depends on. A referrer with user info, or
+// anything odd, is worked out on its own and not remembered.
+const ORIGIN = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#@\\]*(?=[/?#]|$)/;
+
+/**
+ * The referrer's domain, remembered per origin (most visits come from a few sites). Only origins
+ * are kept, never a referrer's path or query, which may carry someone's data.
+ */
+export function referrerDomainOf(referer: string): string | null {
+  const origin = ORIGIN.exec(referer)?.[0];
+  return origin ? domainOfOrigin(origin) : referrerDomain(referer);
+}
 
 export function referrerDomain(referer: string | undefined): string | null {
   if (!referer) return null;
