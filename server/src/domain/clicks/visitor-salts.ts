@@ -47,10 +47,6 @@ export function createVisitorSalts(deps: { db: Queryable; clock: Clock }) {
     },
     /** A visitor under a given salt: the IP and user agent. The IP goes no further. */
     visitorHashWith: (salt: Buffer, ip: string, userAgent: string) => hash(salt, `${ip}\n${userAgent}`),
-    /** A visitor: the IP and user agent, keyed with today's salt. The IP goes no further. */
-    async visitorHash(ip: string, userAgent: string): Promise<string> {
-      return hash(await today(), `${ip}\n${userAgent}`);
-    },
     /** For password lockouts: the IP alone, so changing the user agent does not reset them. */
     async ipHash(ip: string): Promise<string> {
       return hash(await today(), `ip:${ip}`);
