@@ -2,11 +2,13 @@ import { CreateLinkBodySchema, type CreateLinkBody, type Link, type UpdateLinkBo
 import { UsageError } from './errors.js';
 
 /** The fields a links file sets; a field left out means "unset" (null, or no tags). */
-export const MANAGED_FIELDS = ['url', 'title', 'description', 'tags', 'expiresAt', 'expiredUrl', 'maxClicks'] as const;
+export const MANAGED_FIELDS = [
+  'url', 'title', 'description', 'tags', 'expiresAt', 'expiredUrl', 'maxClicks', 'rules', 'variants', 'ios', 'android', 'preview',
+] as const;
 type Field = (typeof MANAGED_FIELDS)[number];
 
 /** Fields of an exported link that a file may carry but apply ignores (export → apply works). */
-const READ_ONLY = new Set(['id', 'shortUrl', 'clicks', 'status', 'createdAt', 'updatedAt', 'passwordProtected', 'createdBy']);
+const READ_ONLY = new Set(['id', 'shortUrl', 'clicks', 'status', 'createdAt', 'updatedAt', 'passwordProtected', 'createdBy', 'health']);
 
 export interface DesiredLink {
   /** null: the server's default short domain. */
@@ -43,7 +45,11 @@ function normal(field: Field, v: unknown): unknown {
   if (field === 'expiresAt' && typeof v === 'string') return new Date(v).toISOString();
   return v;
 }
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** Object keys sorted: the server stores rules and previews as JSON whose key order is its own. */
+const canonical = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x)
+  ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  : x));
+const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 
 /** A links file (YAML or JSON: a list, or `{links: [...]}`) checked entry by entry against the API's schema. */
 export function parseLinksFile(doc: unknown, source: string): DesiredLink[] {

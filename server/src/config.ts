@@ -36,6 +36,13 @@ const EnvSchema = z.object({
   HOP_WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   /** How often the expiry job looks for links past expiresAt (default 5 minutes). */
   HOP_EXPIRY_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(300_000),
+  /**
+   * How often destinations are checked (default daily). The first sweep is one interval after
+   * start, never at start; at least 10 s, for tests of the sweep itself.
+   */
+  HOP_LINK_CHECK_MS: z.coerce.number().int().min(10_000).max(30 * 86_400_000).default(86_400_000),
+  /** Pause between two checks of one destination host during a sweep (default 1 s). */
+  HOP_LINK_CHECK_HOST_SPACING_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /** Parts of the server to switch off, comma-separated: api, redirector, dispatcher, jobs. */
   HOP_DISABLE: z.string().regex(/^[a-z,\s]*$/, 'a comma-separated list of api, redirector, dispatcher, jobs').optional(),
   HOP_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -71,6 +78,8 @@ export interface Config {
   clickFlushMs: number;
   webhookRetryScale: number;
   expiryCheckMs: number;
+  linkCheckMs: number;
+  linkCheckHostSpacingMs: number;
   disabled: Set<string>;
   rateLimits: { enabled: boolean; scale: number; windowScale: number };
 }
@@ -111,6 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clickFlushMs: e.HOP_CLICK_FLUSH_MS,
     webhookRetryScale: e.HOP_WEBHOOK_RETRY_SCALE,
     expiryCheckMs: e.HOP_EXPIRY_CHECK_MS,
+    linkCheckMs: e.HOP_LINK_CHECK_MS,
+    linkCheckHostSpacingMs: e.HOP_LINK_CHECK_HOST_SPACING_MS,
     disabled: new Set((e.HOP_DISABLE ?? '').split(',').map((p) => p.trim()).filter(Boolean)),
     rateLimits: { enabled: e.HOP_RATE_LIMITS === 'on', scale: e.HOP_RATE_LIMIT_SCALE, windowScale: e.HOP_RATE_LIMIT_WINDOW_SCALE },
   };

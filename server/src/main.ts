@@ -10,6 +10,7 @@ import { createScheduler, runExclusive } from './jobs/schedule.js';
 import { retentionJob } from './jobs/retention-job.js';
 import { saltRotationJob } from './jobs/salt-rotation-job.js';
 import { expiryJob } from './jobs/expiry-job.js';
+import { startLinkHealthJob } from './jobs/link-health-job.js';
 
 /** Starts the server: configuration, database and migrations, then the HTTP parts and workers. */
 export async function main(): Promise<void> {
@@ -45,12 +46,14 @@ export async function main(): Promise<void> {
   if (!config.disabled.has('dispatcher')) await services.dispatcher.start();
 
   const scheduler = createScheduler(db, app.log, metrics.jobRun);
+  let linkHealthJob: { stop(): void } | undefined;
   if (!config.disabled.has('jobs')) {
     const retention = retentionJob(services.clock);
     scheduler.every(60 * 60_000, retention);
     scheduler.every(config.expiryCheckMs, expiryJob({ clock: services.clock, outbox: services.outbox }));
     scheduler.dailyAtUtcMidnight(saltRotationJob(services.salts));
     void runExclusive(db, retention).catch((err) => app.log.error({ err }, 'retention job failed'));
+    linkHealthJob = startLinkHealthJob({ db, health: services.linkHealth, intervalMs: config.linkCheckMs, log: app.log, onRun: metrics.jobRun });
   }
 
   let stopping = false;
@@ -61,6 +64,7 @@ export async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 15_000).unref();
     try {
       scheduler.stop();
+      linkHealthJob?.stop();
       await services.eventStreams.stop(); // ends live streams, which would otherwise hold the close
       await app.close(); // stops accepting, waits for in-flight requests
       await services.dispatcher.stop(); // lets attempts in flight finish and be recorded

@@ -15,6 +15,8 @@ import { createClickPipeline } from './domain/clicks/click-pipeline.js';
 import { createVisitorSalts } from './domain/clicks/visitor-salts.js';
 import { createGeoLookup } from './domain/clicks/visit-details.js';
 import { createRedirectLinks } from './domain/links/redirect-links.js';
+import { createLinkResolver } from './domain/links/link-resolve.js';
+import { createLinkHealth } from './domain/links/link-health.js';
 import { createPasswordAttempts } from './domain/links/password-attempts.js';
 import { createLinkCache } from './redirector/link-cache.js';
 import { createAnalyticsService } from './domain/analytics/analytics-service.js';
@@ -30,6 +32,7 @@ import { createSafePost, createUrlGuard } from './domain/net/safe-post.js';
 import { createDispatcher } from './dispatcher/dispatcher.js';
 import { createRedirector, type RedirectorDeps } from './redirector/visit.js';
 import { createFastRedirect } from './redirector/fast-redirect.js';
+import { createSmartVisits } from './redirector/smart-visit.js';
 import { createUnlockCookies } from './redirector/password-gate.js';
 import { createMembersService } from './domain/workspaces/members-service.js';
 import { createDomainsService } from './domain/domains/domains-service.js';
@@ -128,17 +131,19 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
       onStoreError: (err) => opts.log?.warn({ err }, 'rate-limit store unavailable: request let through'),
     }),
   });
+  const geo = createGeoLookup(config.geoipDb);
   const redirectorDeps: RedirectorDeps = {
     cache: linkCache,
     links: redirectLinks,
     clicks,
     salts,
-    geo: createGeoLookup(config.geoipDb),
+    geo,
     attempts: createPasswordAttempts({ db, clock }),
     cookies: createUnlockCookies(secretText),
     clock,
     geoHeader: config.geoHeader,
     secureCookies: config.shortScheme === 'https',
+    smart: createSmartVisits({ geo, geoHeader: config.geoHeader, salts }),
   };
 
   return {
@@ -171,6 +176,8 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
       config: { shortDomain: config.shortDomain, shortScheme: config.shortScheme, dashboardUrl: config.dashboardUrl, ownHosts },
     }),
     salts,
+    linkResolver: createLinkResolver({ db, clock, salts }),
+    linkHealth: createLinkHealth({ db, clock, allowPrivate: config.allowPrivateUrls, hostSpacingMs: config.linkCheckHostSpacingMs }),
     linkCache,
     linkChanged,
     qr,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema, TimestampSchema } from './ids.js';
-import { DestinationUrlSchema, LinkSlugSchema } from './links.js';
+import { CreateLinkBodySchema } from './links.js';
 import { EventTypeSchema } from './webhooks.js';
 
 /**
@@ -23,7 +23,10 @@ export const IntegrationWebhookSchema = z.object({
   secret: z.string().optional(),
 });
 export const IntegrationWebhookParamsSchema = z.object({ webhookId: idSchema('wh') });
-export const IntegrationCreateLinkBodySchema = z.strictObject({ url: DestinationUrlSchema, slug: LinkSlugSchema.optional() });
+/** The fields a no-code step fills in: the destination, a slug, and the smart-link fields. */
+export const IntegrationCreateLinkBodySchema = CreateLinkBodySchema.pick({
+  url: true, slug: true, rules: true, variants: true, ios: true, android: true, preview: true,
+});
 export const IntegrationPollQuerySchema = z.strictObject({
   since: TimestampSchema.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),

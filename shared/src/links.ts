@@ -37,6 +37,113 @@ export type LinkStatus = z.infer<typeof LinkStatusSchema>;
 
 const utm = z.string().trim().min(1).max(256);
 
+// Smart links (rules, variants, app links, previews): each value comes back exactly as sent.
+
+export const DEVICES = ['mobile', 'desktop', 'tablet'] as const;
+export const MAX_RULES = 20;
+export const MAX_VARIANTS = 10;
+
+/** One value or a list of them; a rule matches when the visitor's value is any of them. */
+const oneOrMany = <T extends z.ZodType>(item: T) => z.union([item, z.array(item).min(1).max(250)]);
+const name = z.string().trim().min(1).max(64);
+
+export const RuleWhenSchema = z
+  .strictObject({
+    /** ISO 3166-1 alpha-2 codes, any case. */
+    country: oneOrMany(z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code')).optional(),
+    device: oneOrMany(z.enum(DEVICES)).optional(),
+    /** As the analytics name it (iOS, Android, macOS, Windows, Linux...), any case. */
+    os: oneOrMany(name).optional(),
+    /** As the analytics name it (Chrome, Safari, Firefox, Microsoft Edge...), any case. */
+    browser: oneOrMany(name).optional(),
+    /** Primary language subtags (`de`, `en`), matched against the first Accept-Language entry. */
+    language: oneOrMany(z.string().regex(/^[A-Za-z]{1,8}$/, 'must be a primary language subtag such as de or en')).optional(),
+    /** The rule applies from this time on (inclusive)... */
+    after: TimestampSchema.optional(),
+    /** ...and until this time (exclusive). */
+    before: TimestampSchema.optional(),
+  })
+  .refine((w) => Object.keys(w).length > 0, 'must hold at least one condition (country, device, os, browser, language, after, before)')
+  .refine((w) => !(w.after && w.before) || Date.parse(w.after) < Date.parse(w.before), 'after must be earlier than before')
+  .meta({ id: 'LinkRuleWhen' });
+export type RuleWhen = z.infer<typeof RuleWhenSchema>;
+
+export const LinkRuleSchema = z.strictObject({ when: RuleWhenSchema, url: DestinationUrlSchema }).meta({ id: 'LinkRule' });
+export type LinkRule = z.infer<typeof LinkRuleSchema>;
+
+export const LinkVariantSchema = z
+  .strictObject({ url: DestinationUrlSchema, weight: z.number().int().min(0).max(100) })
+  .meta({ id: 'LinkVariant' });
+export type LinkVariant = z.infer<typeof LinkVariantSchema>;
+
+export const LinkRulesSchema = z.array(LinkRuleSchema).min(1).max(MAX_RULES);
+export const LinkVariantsSchema = z
+  .array(LinkVariantSchema)
+  .min(2, 'an A/B split needs 2 to 10 variants')
+  .max(MAX_VARIANTS, 'an A/B split needs 2 to 10 variants')
+  .refine((vs) => vs.reduce((sum, v) => sum + v.weight, 0) === 100, 'weights must sum to 100');
+
+/** Schemes that run code or read local data: never a destination, whatever the field. */
+const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:']);
+
+/**
+ * Where iOS or Android visitors go: an https (or http) URL such as a universal link or store
+ * page, or an app's own scheme (`myapp://open/42`) that opens the app from the browser.
+ */
+export const AppLinkSchema = z
+  .string()
+  .max(2048)
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      if (UNSAFE_SCHEMES.has(u.protocol) || !/^[a-z][a-z0-9+.-]*:/i.test(s)) return false;
+      return u.protocol === 'http:' || u.protocol === 'https:' ? u.hostname.length > 0 && /^https?:\/\//i.test(s) : true;
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL or an app link (myapp://...); javascript:, data: and the like are refused')
+  .meta({ example: 'https://apps.apple.com/app/id123456789' });
+
+const HttpsImageSchema = z
+  .string()
+  .max(2048)
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return u.protocol === 'https:' && u.hostname.length > 0;
+    } catch {
+      return false;
+    }
+  }, 'must be an https URL');
+
+/** What link-preview crawlers (Slack, X, Facebook, ...) show for the short link. */
+export const LinkPreviewSchema = z
+  .strictObject({
+    title: z.string().max(256).nullable().optional(),
+    description: z.string().max(1024).nullable().optional(),
+    image: HttpsImageSchema.nullable().optional(),
+  })
+  .refine((p) => Boolean(p.title || p.description || p.image), 'give at least a title, a description or an image')
+  .meta({ id: 'LinkPreview' });
+export type LinkPreview = z.infer<typeof LinkPreviewSchema>;
+
+export const HEALTH_STATUSES = ['ok', 'redirect', 'broken', 'unreachable'] as const;
+/** The destination's last check: `statusCode` null when nothing answered. */
+export const LinkHealthSchema = z
+  .object({ status: z.enum(HEALTH_STATUSES), statusCode: z.number().int().nullable(), checkedAt: TimestampSchema })
+  .meta({ id: 'LinkHealth' });
+export type LinkHealth = z.infer<typeof LinkHealthSchema>;
+
+/** The smart fields as create, update and the link object carry them (`null` when unset). */
+const smartFields = {
+  rules: LinkRulesSchema.nullable().optional(),
+  variants: LinkVariantsSchema.nullable().optional(),
+  ios: AppLinkSchema.nullable().optional(),
+  android: AppLinkSchema.nullable().optional(),
+  preview: LinkPreviewSchema.nullable().optional(),
+};
+export const SMART_FIELDS = ['rules', 'variants', 'ios', 'android', 'preview'] as const;
+
 export const CreateLinkBodySchema = z.strictObject({
   url: DestinationUrlSchema,
   slug: LinkSlugSchema.optional(),
@@ -51,6 +158,7 @@ export const CreateLinkBodySchema = z.strictObject({
   utmSource: utm.nullable().optional(),
   utmMedium: utm.nullable().optional(),
   utmCampaign: utm.nullable().optional(),
+  ...smartFields,
 });
 export type CreateLinkBody = z.input<typeof CreateLinkBodySchema>;
 
@@ -75,6 +183,13 @@ export const LinkSchema = z
     passwordProtected: z.boolean(),
     clicks: z.number().int(),
     status: LinkStatusSchema,
+    rules: z.array(LinkRuleSchema).nullable(),
+    variants: z.array(LinkVariantSchema).nullable(),
+    ios: z.string().nullable(),
+    android: z.string().nullable(),
+    preview: LinkPreviewSchema.nullable(),
+    /** Read-only: the destination's last check, null until checked. */
+    health: LinkHealthSchema.nullable(),
     createdBy: idSchema('usr').nullable(),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
@@ -101,3 +216,31 @@ export const BareLinkParamsSchema = z.object({ linkId: idSchema('lnk') });
 export const BULK_MAX = 100;
 /** Each element is checked on its own so one bad link fails alone, not the whole batch. */
 export const BulkCreateLinksBodySchema = z.array(z.unknown()).min(1).max(BULK_MAX);
+
+/** Who `resolve` describes: every fact optional; `ua` gives device, OS and browser unless they are named. */
+export const ResolveLinkQuerySchema = z.strictObject({
+  country: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code').optional(),
+  device: z.enum(DEVICES).optional(),
+  os: z.string().min(1).max(64).optional(),
+  browser: z.string().min(1).max(64).optional(),
+  /** A language tag or a whole Accept-Language value; its first entry's primary subtag is used. */
+  language: z.string().min(1).max(256).optional(),
+  ua: z.string().max(1024).optional(),
+  /** The visitor's address, to pick the A/B variant this visitor gets today (not stored). */
+  ip: z.union([z.ipv4(), z.ipv6()]).optional(),
+  /** When the visit happens (default: now). */
+  at: TimestampSchema.optional(),
+});
+export type ResolveLinkQuery = z.input<typeof ResolveLinkQuerySchema>;
+
+export const TARGET_PATTERN = /^(default|ios|android|rule:\d+|variant:\d+)$/;
+/** Where a visitor goes and why: `target` is `ios`, `android`, `rule:N`, `variant:N` (0-based) or `default`. */
+export const LinkResolutionSchema = z
+  .object({
+    /** null when the visitor would get an error page (an expired link without expiredUrl). */
+    url: z.string().nullable(),
+    target: z.string().regex(TARGET_PATTERN),
+    reason: z.string(),
+  })
+  .meta({ id: 'LinkResolution' });
+export type LinkResolution = z.infer<typeof LinkResolutionSchema>;

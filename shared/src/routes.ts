@@ -13,7 +13,7 @@ import { UsageSchema } from './usage.js';
 import { ApiKeyParamsSchema, ApiKeySchema, CreateApiKeyBodySchema, CreatedApiKeySchema } from './api-keys.js';
 import {
   BareLinkParamsSchema, BulkCreateLinksBodySchema, CreateLinkBodySchema, LinkParamsSchema, LinkSchema,
-  ListLinksQuerySchema, UpdateLinkBodySchema,
+  LinkResolutionSchema, ListLinksQuerySchema, ResolveLinkQuerySchema, UpdateLinkBodySchema,
 } from './links.js';
 import { bulkResultSchema } from './bulk.js';
 import {
@@ -239,6 +239,18 @@ export const routes = {
   }),
   deleteLink: route({
     method: 'DELETE', path: '/v1/workspaces/:workspaceId/links/:linkId', summary: 'Delete a link', tag: 'links',
+    auth: 'credential', scope: 'links:write', role: 'member', status: 200, params: LinkParamsSchema,
+    response: envelope(LinkSchema),
+  }),
+  resolveLink: route({
+    method: 'GET', path: '/v1/workspaces/:workspaceId/links/:linkId/resolve',
+    summary: 'Where a described visitor would go, and why (records nothing)', tag: 'links',
+    auth: 'credential', scope: 'links:read', role: 'viewer', status: 200, params: LinkParamsSchema,
+    query: ResolveLinkQuerySchema, response: envelope(LinkResolutionSchema),
+  }),
+  checkLink: route({
+    method: 'POST', path: '/v1/workspaces/:workspaceId/links/:linkId/check',
+    summary: 'Check the destination now (HEAD, else GET) and store its health', tag: 'links',
     auth: 'credential', scope: 'links:write', role: 'member', status: 200, params: LinkParamsSchema,
     response: envelope(LinkSchema),
   }),

@@ -19,7 +19,7 @@ const LINK = { source: 'link', qrId: null } as const;
  * application routes itself) returns false untouched, and Fastify serves it as before.
  */
 export function createFastRedirect(deps: RedirectorDeps & { hostDomains: HostDomains; trustProxy?: string }) {
-  const { cache, salts, clock, hostDomains } = deps;
+  const { cache, salts, clock, hostDomains, smart } = deps;
   const recorder = createVisitRecorder(deps);
   // Fastify's own rules for a proxy's X-Forwarded-* headers, from the same setting.
   const trust = deps.trustProxy ? proxyAddr.compile(deps.trustProxy.split(',').map((s) => s.trim())) : null;
@@ -69,7 +69,11 @@ export function createFastRedirect(deps: RedirectorDeps & { hostDomains: HostDom
       if (link.expiresAt != null && link.expiresAt <= clock.now().getTime()) return false;
       const salt = salts.current();
       if (!salt) return false;
-      const location = locationFor(q < 0 ? link.url : withVisitQuery(link.url, url));
+      // A crawler asking for a link's preview card: the router answers it.
+      if (link.smart && smart.wantsPreview(link, req.headers)) return false;
+      const choice = link.smart ? smart.choose(link, salt, addressOf(req), req.headers, clock.now().getTime()) : null;
+      const destination = choice ? choice.url : link.url;
+      const location = locationFor(q < 0 ? destination : withVisitQuery(destination, url));
       // The head first: should Node refuse it (a character a header may not hold), the router
       // answers instead and the visit is recorded there, once.
       res.writeHead(302, {
@@ -79,7 +83,7 @@ export function createFastRedirect(deps: RedirectorDeps & { hostDomains: HostDom
         'content-length': '0',
       });
       cache.countHit();
-      recorder.enqueue(salt, link, LINK, addressOf(req), req.headers, isBotAgent(req.headers['user-agent'] ?? ''), false);
+      recorder.enqueue(salt, link, LINK, addressOf(req), req.headers, isBotAgent(req.headers['user-agent'] ?? ''), false, choice);
       res.end();
       onServed?.(startedAt);
       return true;

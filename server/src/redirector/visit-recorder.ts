@@ -4,6 +4,7 @@ import type { ClickPipeline } from '../domain/clicks/click-pipeline.js';
 import type { VisitorSalts } from '../domain/clicks/visitor-salts.js';
 import { countryFromHeader, describeAgent, referrerDomainOf, type GeoLookup } from '../domain/clicks/visit-details.js';
 import type { Clock } from '../domain/clock.js';
+import type { TargetChoice } from '../domain/links/smart-target.js';
 
 export interface VisitSource {
   source: 'link' | 'qr';
@@ -19,14 +20,16 @@ export interface VisitSource {
 export function createVisitRecorder(deps: { clicks: ClickPipeline; salts: VisitorSalts; geo: GeoLookup; geoHeader?: string; clock: Clock }) {
   const { clicks, salts, geo, geoHeader, clock } = deps;
   return {
-    enqueue(salt: Buffer, link: RedirectLink, from: VisitSource, ip: string, headers: IncomingHttpHeaders, isBot: boolean, counted: boolean) {
+    /** `choice`: where a smart link sent the visitor (null: the link's url). */
+    enqueue(salt: Buffer, link: RedirectLink, from: VisitSource, ip: string, headers: IncomingHttpHeaders, isBot: boolean, counted: boolean,
+      choice: TargetChoice | null = null) {
       const userAgent = headers['user-agent'] ?? '';
       const agent = describeAgent(userAgent);
       clicks.enqueue({
         linkId: link.id,
         slug: link.slug,
         domain: link.domain,
-        destination: link.url,
+        destination: choice ? choice.url : link.url,
         workspaceId: link.workspaceId,
         qrId: from.qrId,
         source: from.source,

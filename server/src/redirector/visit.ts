@@ -10,6 +10,9 @@ import type { LinkCache } from './link-cache.js';
 import { unlockCookieName, UNLOCK_TTL_SECONDS, type UnlockCookies } from './password-gate.js';
 import { sendLockedOut, sendPasswordForm, sendVisitError } from './pages.js';
 import { createVisitRecorder, type VisitSource } from './visit-recorder.js';
+import type { SmartVisits } from './smart-visit.js';
+import type { TargetChoice } from '../domain/links/smart-target.js';
+import { previewPage } from './preview-page.js';
 
 export type { VisitSource } from './visit-recorder.js';
 
@@ -24,6 +27,7 @@ export interface RedirectorDeps {
   clock: Clock;
   geoHeader?: string;
   secureCookies: boolean;
+  smart: SmartVisits;
 }
 
 export const SLUG_SHAPE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -82,14 +86,22 @@ export function createRedirector(deps: RedirectorDeps) {
       why === 'expired' ? 'This short link has expired.' : 'This short link has reached its click limit.');
   }
 
-  async function record(req: FastifyRequest, link: RedirectLink, from: VisitSource, isBot: boolean, counted: boolean) {
-    recorder.enqueue(await salts.today(), link, from, req.ip, req.headers, isBot, counted);
+  async function record(req: FastifyRequest, link: RedirectLink, from: VisitSource, isBot: boolean, counted: boolean, choice: TargetChoice | null) {
+    recorder.enqueue(await salts.today(), link, from, req.ip, req.headers, isBot, counted, choice);
+  }
+
+  /** A link-preview crawler: the card, no redirect (and, as a bot, no click counted). */
+  async function preview(req: FastifyRequest, reply: FastifyReply, link: RedirectLink, from: VisitSource) {
+    if (req.method !== 'HEAD') await record(req, link, from, true, false, null);
+    return reply.code(200).header('cache-control', 'private, no-store').type('text/html; charset=utf-8')
+      .send(previewPage(link.smart!.preview!, `${req.protocol}://${link.domain}/${link.slug}`));
   }
 
   /** Serves a link that is known, live and (if protected) unlocked: count, record, redirect. */
   async function pass(req: FastifyRequest, reply: FastifyReply, link: RedirectLink, from: VisitSource) {
     const isBot = isBotAgent(req.headers['user-agent'] ?? '');
     const counts = req.method !== 'HEAD';
+    if (deps.smart.wantsPreview(link, req.headers)) return preview(req, reply, link, from);
     let counted = false;
     if (link.maxClicks != null) {
       // Bots and HEAD requests look but do not use up the limit.
@@ -100,8 +112,10 @@ export function createRedirector(deps: RedirectorDeps) {
         return gone(req, reply, link, 'limit');
       }
     }
-    if (counts) await record(req, link, from, isBot, counted);
-    return redirect(reply, withVisitQuery(link.url, req.url));
+    const salt = await salts.today();
+    const choice = deps.smart.choose(link, salt, req.ip, req.headers, clock.now().getTime());
+    if (counts) recorder.enqueue(salt, link, from, req.ip, req.headers, isBot, counted, choice);
+    return redirect(reply, withVisitQuery(choice ? choice.url : link.url, req.url));
   }
 
   async function live(req: FastifyRequest, reply: FastifyReply, domain: string, slug: string): Promise<RedirectLink | null> {

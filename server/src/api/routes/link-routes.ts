@@ -26,6 +26,13 @@ export async function linkRoutes(app: FastifyInstance, deps: ApiDeps) {
     });
     return { data: (await links.update({ ...membership, userId: principal.userId }, params.linkId, body)).link };
   });
+  defineRoute(app, deps, 'resolveLink', async ({ membership, params, query }) => ({
+    data: await deps.services.linkResolver.resolve(membership.workspaceId, params.linkId, query),
+  }));
+  defineRoute(app, deps, 'checkLink', async ({ membership, params }) => {
+    await deps.services.linkHealth.checkLink(membership.workspaceId, params.linkId);
+    return { data: await links.get(membership.workspaceId, params.linkId) };
+  });
   defineRoute(app, deps, 'deleteLink', async ({ principal, membership, params }) => ({
     data: await links.delete({ ...membership, userId: principal.userId }, params.linkId),
   }));

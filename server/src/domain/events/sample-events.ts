@@ -7,6 +7,7 @@ export function sampleEventData(type: EventType, shortDomain: string, scheme: st
     id: 'lnk_0000000000000000test', slug: 'example', domain: shortDomain, url: 'https://example.com/',
     shortUrl: `${scheme}://${shortDomain}/example`, title: 'An example link', description: null, tags: [],
     expiresAt: null, expiredUrl: null, maxClicks: null, passwordProtected: false, clicks: 0, status: 'active',
+    rules: null, variants: null, ios: null, android: null, preview: null, health: null,
     createdBy: null, createdAt: now, updatedAt: now,
   };
   const click = {

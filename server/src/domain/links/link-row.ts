@@ -1,7 +1,8 @@
-import type { Link, LinkStatus } from '@hop/shared';
+import type { Link, LinkHealth, LinkStatus } from '@hop/shared';
+import type { SmartFields } from './smart-target.js';
 import { iso, isoOrNull } from '../timestamps.js';
 
-export interface LinkRow {
+export interface LinkRow extends SmartFields {
   id: string;
   workspace_id: string;
   domain: string;
@@ -15,6 +16,7 @@ export interface LinkRow {
   max_clicks: number | null;
   password_hash: string | null;
   clicks: number;
+  health: LinkHealth | null;
   created_by: string | null;
   created_at: Date;
   updated_at: Date;
@@ -22,7 +24,7 @@ export interface LinkRow {
 
 /** Columns every link query selects: everything but the search document. */
 export const LINK_COLUMNS = `id, workspace_id, domain, slug, url, title, description, tags, expires_at, expired_url,
-  max_clicks, password_hash, clicks, created_by, created_at, updated_at`;
+  max_clicks, password_hash, clicks, rules, variants, ios, android, preview, health, created_by, created_at, updated_at`;
 
 export function linkStatus(r: Pick<LinkRow, 'expires_at' | 'max_clicks' | 'clicks'>, now: Date): LinkStatus {
   if (r.expires_at && r.expires_at.getTime() <= now.getTime()) return 'expired';
@@ -46,6 +48,12 @@ export function toLink(r: LinkRow, shortUrl: (domain: string, slug: string) => s
     passwordProtected: r.password_hash != null,
     clicks: Number(r.clicks),
     status: linkStatus(r, now),
+    rules: r.rules ?? null,
+    variants: r.variants ?? null,
+    ios: r.ios ?? null,
+    android: r.android ?? null,
+    preview: r.preview ?? null,
+    health: r.health ?? null,
     createdBy: r.created_by,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),

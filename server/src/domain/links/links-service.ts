@@ -1,5 +1,5 @@
 import type { BulkCreateLinksBodySchema, Link, UpdateLinkBody } from '@hop/shared';
-import { CreateLinkBodySchema, ERROR_STATUS } from '@hop/shared';
+import { CreateLinkBodySchema, ERROR_STATUS, SMART_FIELDS } from '@hop/shared';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/database.js';
 import type { Clock } from '../clock.js';
@@ -12,6 +12,7 @@ import type { Membership } from '../workspaces/workspaces-service.js';
 import { applyUtm, hasUtm } from './utm.js';
 import { LINK_COLUMNS, toLink, type LinkRow } from './link-row.js';
 import { buildListQuery } from './link-list-query.js';
+import { canonicalJson } from './canonical-json.js';
 import type { EventOutbox } from '../events/event-outbox.js';
 
 type CreateInput = z.output<typeof CreateLinkBodySchema>;
@@ -67,6 +68,16 @@ export function createLinksService(deps: {
     }
   }
 
+  /** Rule, variant and app-link destinations may not loop back to Hop either. */
+  async function checkSmartDestinations(body: UpdateInput, loops: (host: string) => Promise<boolean> = isLoopHost) {
+    for (const [i, r] of (body.rules ?? []).entries()) await checkDestination(`rules.${i}.url`, r.url, loops);
+    for (const [i, v] of (body.variants ?? []).entries()) await checkDestination(`variants.${i}.url`, v.url, loops);
+    for (const field of ['ios', 'android'] as const) {
+      const url = body[field];
+      if (url && /^https?:/i.test(url)) await checkDestination(field, url, loops);
+    }
+  }
+
   function checkExpiry(expiresAt: string | null | undefined) {
     if (expiresAt && new Date(expiresAt).getTime() <= clock.now().getTime()) {
       throw validationError('expiresAt', 'must be in the future');
@@ -115,6 +126,7 @@ export function createLinksService(deps: {
     if (body.password) requireFeature('password_protection', actor, config.dashboardUrl);
     await checkDestination('url', body.url, loops);
     await checkDestination('expiredUrl', body.expiredUrl, loops);
+    await checkSmartDestinations(body, loops);
     checkExpiry(body.expiresAt);
     return {
       body,
@@ -127,6 +139,7 @@ export function createLinksService(deps: {
   const insertParams = (actor: LinkActor, p: Prepared, id: string, domain: string, slug: string) => [
     id, actor.workspaceId, domain, slug, p.url, p.body.title ?? null, p.body.description ?? null, p.tags,
     p.body.expiresAt ?? null, p.body.expiredUrl ?? null, p.body.maxClicks ?? null, p.passwordHash, actor.userId,
+    ...smartParams(p.body),
   ];
 
   const slugTaken = async (tx: Queryable, domain: string, slug: string) => new HopError('SLUG_ALREADY_EXISTS', `the slug "${slug}" is taken on ${domain}`, {
@@ -139,8 +152,9 @@ export function createLinksService(deps: {
       const slug = p.body.slug ?? randomBase62(GENERATED_SLUG_LENGTH);
       const [row] = await tx.query<LinkRow>(
         `insert into links (id, workspace_id, domain, slug, url, title, description, tags, expires_at, expired_url,
-           max_clicks, password_hash, created_by)
-         values ($1, $2, $3, $4, $5, $6, $7, $8::text[], $9, $10, $11, $12, $13)
+           max_clicks, password_hash, created_by, rules, variants, ios, android, preview)
+         values ($1, $2, $3, $4, $5, $6, $7, $8::text[], $9, $10, $11, $12, $13, $14::text::jsonb, $15::text::jsonb, $16, $17,
+           $18::text::jsonb)
          on conflict (domain, slug) do nothing returning ${LINK_COLUMNS}`,
         insertParams(actor, p, newId('lnk'), domain, slug),
       );
@@ -224,12 +238,13 @@ export function createLinksService(deps: {
             // batch sorts by createdAt in input order as links made one at a time do. The rows go
             // as one JSON text ($1::text: postgres.js would encode a string typed jsonb again).
             `insert into links (id, workspace_id, domain, slug, url, title, description, tags, expires_at, expired_url,
-               max_clicks, password_hash, created_by, created_at, updated_at)
+               max_clicks, password_hash, created_by, rules, variants, ios, android, preview, created_at, updated_at)
              select id, workspace_id, domain, slug, url, title, description, tags, expires_at, expired_url, max_clicks,
-               password_hash, created_by, now() + ord * interval '1 millisecond', now() + ord * interval '1 millisecond'
+               password_hash, created_by, rules, variants, ios, android, preview,
+               now() + ord * interval '1 millisecond', now() + ord * interval '1 millisecond'
              from jsonb_to_recordset($1::text::jsonb) as x(ord int, id text, workspace_id text, domain text, slug text, url text,
                title text, description text, tags text[], expires_at timestamptz, expired_url text, max_clicks int,
-               password_hash text, created_by text)
+               password_hash text, created_by text, rules jsonb, variants jsonb, ios text, android text, preview jsonb)
              order by ord
              on conflict (domain, slug) do nothing returning ${LINK_COLUMNS}`,
             [JSON.stringify(rows.map((r, ord) => {
@@ -238,6 +253,8 @@ export function createLinksService(deps: {
               return {
                 ord, id, workspace_id: workspaceId, domain, slug, url, title, description, tags, expires_at: expiresAt,
                 expired_url: expiredUrl, max_clicks: maxClicks, password_hash: passwordHash, created_by: createdBy,
+                rules: r.p.body.rules ?? null, variants: r.p.body.variants ?? null, ios: r.p.body.ios ?? null,
+                android: r.p.body.android ?? null, preview: r.p.body.preview ?? null,
               };
             }))],
           );
@@ -313,6 +330,7 @@ export function createLinksService(deps: {
       if (body.password) requireFeature('password_protection', actor, config.dashboardUrl);
       await checkDestination('url', body.url);
       await checkDestination('expiredUrl', body.expiredUrl);
+      await checkSmartDestinations(body);
       checkExpiry(body.expiresAt);
       const passwordHash = body.password ? await hashPassword(body.password) : body.password;
       return db.transaction(async (tx) => {
@@ -328,6 +346,7 @@ export function createLinksService(deps: {
         if (body.expiredUrl !== undefined) next.expired_url = body.expiredUrl;
         if (body.maxClicks !== undefined) next.max_clicks = body.maxClicks;
         if (passwordHash !== undefined) next.password_hash = passwordHash;
+        for (const f of SMART_FIELDS) if (body[f] !== undefined) (next as Record<string, unknown>)[f] = body[f];
 
         const changes = diffFields(row, next, body.password !== undefined);
         if (changes.length === 0) return { link: present(row), changes };
@@ -341,12 +360,13 @@ export function createLinksService(deps: {
         }
         const [updated] = await tx.query<LinkRow>(
           `update links set slug = $2, domain = $3, url = $4, title = $5, description = $6, tags = $7::text[],
-             expires_at = $8, expired_url = $9, max_clicks = $10, password_hash = $11, updated_at = now(),
+             expires_at = $8, expired_url = $9, max_clicks = $10, password_hash = $11, rules = $12::text::jsonb,
+             variants = $13::text::jsonb, ios = $14, android = $15, preview = $16::text::jsonb, updated_at = now(),
              -- A new expiry is a new chance to expire: link.expired goes out again for it.
              expired_at = case when expires_at is distinct from $8 then null else expired_at end
            where id = $1 returning ${LINK_COLUMNS}`,
           [row.id, next.slug, next.domain, next.url, next.title, next.description, next.tags, next.expires_at,
-            next.expired_url, next.max_clicks, next.password_hash],
+            next.expired_url, next.max_clicks, next.password_hash, ...smartParams(next)],
         );
         const link = present(updated);
         await deps.outbox?.emit(tx, { workspaceId: actor.workspaceId, type: 'link.updated', data: { link, changes } });
@@ -358,11 +378,18 @@ export function createLinksService(deps: {
 const FIELD_NAMES: [keyof LinkRow, string][] = [
   ['url', 'url'], ['slug', 'slug'], ['domain', 'domain'], ['title', 'title'], ['description', 'description'],
   ['tags', 'tags'], ['expires_at', 'expiresAt'], ['expired_url', 'expiredUrl'], ['max_clicks', 'maxClicks'],
+  ...SMART_FIELDS.map((f) => [f, f] as [keyof LinkRow, string]),
 ];
+
+/** rules, variants, ios, android, preview as statement parameters: JSON text for jsonb, SQL null when unset. */
+function smartParams(v: Partial<Record<(typeof SMART_FIELDS)[number], unknown>>): (string | null)[] {
+  const json = (x: unknown) => (x == null ? null : JSON.stringify(x));
+  return [json(v.rules), json(v.variants), (v.ios as string | null | undefined) ?? null, (v.android as string | null | undefined) ?? null, json(v.preview)];
+}
 
 /** Names (as on the wire) of the fields an update changed; `link.updated` carries them. */
 function diffFields(before: LinkRow, after: LinkRow, passwordTouched: boolean): string[] {
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
   const changes = FIELD_NAMES.filter(([col]) => !same(before[col], after[col])).map(([, name]) => name);
   if (passwordTouched && before.password_hash !== after.password_hash) changes.push('password');
   return changes;

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database.js';
+import { compileSmart, type SmartFields, type SmartPlan } from './smart-target.js';
 
 /** What the redirector keeps of a link: enough to answer a visit without the database. */
 export interface RedirectLink {
@@ -12,6 +13,8 @@ export interface RedirectLink {
   maxClicks: number | null;
   /** Needed to check a password and to tie unlock cookies to the current password. */
   passwordHash: string | null;
+  /** Rules, variants, app links and preview, compiled; null for a plain link. */
+  smart: SmartPlan | null;
 }
 
 /** The redirector's reads and its one write: the atomic click of a link with a limit. */
@@ -19,11 +22,12 @@ export function createRedirectLinks(deps: { db: Queryable }) {
   const { db } = deps;
   return {
     async find(domain: string, slug: string): Promise<RedirectLink | null> {
-      const [r] = await db.query<{
+      const [r] = await db.query<SmartFields & {
         id: string; workspace_id: string; domain: string; slug: string; url: string; expires_at: Date | null;
         expired_url: string | null; max_clicks: number | null; password_hash: string | null;
       }>(
-        `select id, workspace_id, domain, slug, url, expires_at, expired_url, max_clicks, password_hash
+        `select id, workspace_id, domain, slug, url, expires_at, expired_url, max_clicks, password_hash,
+           rules, variants, ios, android, preview
          from links where domain = $1 and slug = $2`,
         [domain, slug],
       );
@@ -31,7 +35,7 @@ export function createRedirectLinks(deps: { db: Queryable }) {
       return {
         id: r.id, workspaceId: r.workspace_id, domain: r.domain, slug: r.slug, url: r.url,
         expiresAt: r.expires_at ? r.expires_at.getTime() : null, expiredUrl: r.expired_url,
-        maxClicks: r.max_clicks, passwordHash: r.password_hash,
+        maxClicks: r.max_clicks, passwordHash: r.password_hash, smart: compileSmart(r),
       };
     },
 

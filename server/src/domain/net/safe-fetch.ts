@@ -33,7 +33,10 @@ const defaultResolve = (host: string) => dnsLookup(host, { all: true, verbatim: 
  * Resolves a URL's host and checks every address it has (CONTRACT 9); the caller then connects
  * to the first of them and only to it.
  */
-export async function checkUrl(raw: string, opts: Pick<SafeFetchOptions, 'allowPrivate' | 'field' | 'resolve'>) {
+export async function checkUrl(raw: string, opts: Pick<SafeFetchOptions, 'allowPrivate' | 'field' | 'resolve'> & {
+  /** Plain http to a public address too (link health checks read what visitors are sent to). */
+  allowHttp?: boolean;
+}) {
   const { field } = opts;
   let url: URL;
   try {
@@ -41,7 +44,7 @@ export async function checkUrl(raw: string, opts: Pick<SafeFetchOptions, 'allowP
   } catch {
     throw invalid(field, 'is not a valid URL');
   }
-  const schemes = opts.allowPrivate ? ['https:', 'http:'] : ['https:'];
+  const schemes = opts.allowPrivate || opts.allowHttp ? ['https:', 'http:'] : ['https:'];
   if (!schemes.includes(url.protocol)) throw refused(field, 'scheme', `must be an https URL (got ${url.protocol.slice(0, -1)})`);
   if (url.username || url.password) throw refused(field, 'credentials', 'may not carry a user name or password');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
