@@ -281,7 +281,7 @@ test('password protection needs pro: 403 TIER_REQUIRED on free, accepted on pro 
   assert.equal(err.details.feature, 'password_protection');
   assert.equal(err.details.currentPlan, 'free');
   assert.equal(err.details.requiredPlan, 'pro');
-  assert.match(String(err.details.upgradeUrl), new RegExp(`^https?://[^/]+/${t.slug}/settings/billing$`));
+  assert.match(String(err.details.upgradeUrl), new RegExp(`^https?://[^/]+/app/${t.slug}/settings/billing$`));
   // Starter is not enough either.
   await setPlan(t.workspaceId, 'starter');
   const e2 = await fails(t.api, 'createLink', { params, body: { url: 'https://example.com/', password: 'hunter2hunter2' } }, 'TIER_REQUIRED', 403);
