@@ -108,7 +108,7 @@ test('every reserved word is refused as a slug, in any case, with VALIDATION_ERR
   const t = await team();
   const params = { workspaceId: t.workspaceId };
   const words = ['api', 'v1', 'oauth', 'q', 'qr', 'healthz', 'readyz', 'docs', 'static', 'assets', 'metrics',
-    'favicon.ico', 'robots.txt', '.well-known', 'admin', 'login', 'logout'];
+    'favicon.ico', 'robots.txt', '.well-known', 'admin', 'login', 'logout', 'app'];
   assert.deepEqual([...RESERVED_SLUGS].sort(), [...words].sort(), 'the shared list is the contract list');
   for (const word of words) {
     for (const slug of [word, word.toUpperCase(), word[0].toUpperCase() + word.slice(1)]) {
