@@ -6,6 +6,7 @@ import {
 import type { Database } from '../../db/database.js';
 import { HopError, notFound } from '../errors.js';
 import { randomBase62, type IdGenerator } from '../ids.js';
+import type { Actor } from '../auth/actor.js';
 import { iso } from '../timestamps.js';
 
 interface ClientRow {
@@ -60,12 +61,12 @@ export function createOAuthClientsService(deps: { db: Database; newId: IdGenerat
   const newSecret = () => CLIENT_SECRET_PREFIX + randomBase62(40);
 
   return {
-    async create(workspaceId: string, userId: string, body: CreateOAuthClientBody): Promise<CreatedOAuthClient> {
+    async create(actor: Actor, body: CreateOAuthClientBody): Promise<CreatedOAuthClient> {
       const secret = body.type === 'confidential' ? newSecret() : null;
       const [row] = await db.query<ClientRow>(
         `insert into oauth_clients (id, workspace_id, name, type, redirect_uris, secret_hash, created_by)
          values ($1, $2, $3, $4, $5::text[], $6, $7) returning *`,
-        [newId('oac'), workspaceId, body.name, body.type, [...new Set(body.redirectUris)], secret && hash(secret), userId],
+        [newId('oac'), actor.workspaceId, body.name, body.type, [...new Set(body.redirectUris)], secret && hash(secret), actor.userId],
       );
       return { ...toClient(row), clientSecret: secret };
     },
