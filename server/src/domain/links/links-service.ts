@@ -13,6 +13,7 @@ import { applyUtm, hasUtm } from './utm.js';
 import { LINK_COLUMNS, toLink, type LinkRow } from './link-row.js';
 import { buildListQuery } from './link-list-query.js';
 import type { EventOutbox } from '../events/event-outbox.js';
+import { createOwnHostCheck } from './own-hosts.js';
 
 type CreateInput = z.output<typeof CreateLinkBodySchema>;
 type UpdateInput = Partial<CreateInput>;
@@ -46,7 +47,7 @@ export function createLinksService(deps: {
 }) {
   const { db, clock, newId, config } = deps;
   const changed = (linkId: string) => deps.onLinkChanged?.(linkId);
-  const ownHosts = new Set(config.ownHosts.map((h) => h.toLowerCase()));
+  const isOwnHost = createOwnHostCheck(config.ownHosts);
   // Custom domains are served over https whatever the default short domain's scheme is.
   const shortUrl = (domain: string, slug: string) => `${domain === config.shortDomain ? config.shortScheme : 'https'}://${domain}/${slug}`;
   const present = (r: LinkRow) => toLink(r, shortUrl, clock.now());
@@ -56,8 +57,8 @@ export function createLinksService(deps: {
 
   async function checkDestination(field: string, url: string | null | undefined, loops: (host: string) => Promise<boolean> = isLoopHost) {
     if (url == null) return;
-    const { host, hostname } = new URL(url);
-    if (ownHosts.has(host.toLowerCase()) || (await loops(hostname.toLowerCase()))) {
+    const parsed = new URL(url);
+    if (isOwnHost(parsed) || (await loops(parsed.hostname.toLowerCase().replace(/\.+$/, '')))) {
       throw validationError(field, 'may not point at a Hop short domain (it would loop)');
     }
   }
