@@ -4,6 +4,7 @@ import type { CreateLinkBody, Link } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
 import { linkFieldFlags, workspaceFlag } from '../../flags.js';
 import { linkBodyFromFlags } from '../../link-body.js';
+import { smartBodyFromFlags, smartLinkFlags } from '../../smart-link-flags.js';
 
 export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   static summary = 'Shorten a URL; prints the short URL';
@@ -11,17 +12,20 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   static examples = [
     '<%= config.bin %> links create https://example.com/launch --slug launch --tag promo --expires 7d',
     'URL=$(<%= config.bin %> links create https://example.com --utm-source newsletter)',
+    '<%= config.bin %> links create https://example.com --rule "country=DE,AT -> https://example.com/de" --ios https://apps.apple.com/app/id1',
+    '<%= config.bin %> links create https://example.com --variant https://example.com/a 50 --variant https://example.com/b 50',
   ];
   static args = { url: Args.string({ required: true, description: 'destination: an absolute http(s) URL' }) };
   static flags = {
     workspace: workspaceFlag(),
     ...linkFieldFlags(),
+    ...smartLinkFlags(),
     'idempotency-key': Flags.string({ description: 'reuse to make a retried create return the first link (default: random)' }),
   };
 
   async run(): Promise<Link> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    const body = { ...linkBodyFromFlags(this.flags), url: this.args.url } as CreateLinkBody;
+    const body = { ...linkBodyFromFlags(this.flags), ...smartBodyFromFlags(this.flags), url: this.args.url } as CreateLinkBody;
     const { data } = await this.api.call('createLink', {
       params: { workspaceId },
       body,

@@ -4,6 +4,7 @@ import { BaseCommand } from '../../base-command.js';
 import { UsageError } from '../../errors.js';
 import { linkClearFlags, linkFieldFlags, workspaceFlag } from '../../flags.js';
 import { linkBodyFromFlags } from '../../link-body.js';
+import { smartBodyFromFlags, smartClearFlags, smartLinkFlags } from '../../smart-link-flags.js';
 import { printRecord } from '../../render.js';
 import { linkRecord } from '../../resource-views.js';
 
@@ -20,10 +21,12 @@ export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
     url: Flags.string({ description: 'new destination URL' }),
     ...linkFieldFlags(),
     ...linkClearFlags(),
+    ...smartLinkFlags(),
+    ...smartClearFlags(),
   };
 
   async run(): Promise<Link> {
-    const body = linkBodyFromFlags(this.flags);
+    const body = { ...linkBodyFromFlags(this.flags), ...smartBodyFromFlags(this.flags) };
     if (!Object.keys(body).length) throw new UsageError('nothing to change: pass at least one field flag (see --help)');
     const linkId = this.args.linkId;
     const { data } = this.flags.workspace
