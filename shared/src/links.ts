@@ -86,13 +86,15 @@ export const RuleWhenSchema = z
   .meta({ id: 'LinkRuleWhen' });
 export type RuleWhen = z.infer<typeof RuleWhenSchema>;
 
-export const LinkRuleSchema = z.strictObject({ when: RuleWhenSchema, url: DestinationUrlSchema }).meta({ id: 'LinkRule' });
+export const LinkRuleSchema = z.strictObject({ when: RuleWhenSchema, url: DestinationUrlSchema });
 export type LinkRule = z.infer<typeof LinkRuleSchema>;
 
-export const LinkVariantSchema = z
-  .strictObject({ url: DestinationUrlSchema, weight: z.number().int().min(0).max(100) })
-  .meta({ id: 'LinkVariant' });
+export const LinkVariantSchema = z.strictObject({ url: DestinationUrlSchema, weight: z.number().int().min(0).max(100) });
 export type LinkVariant = z.infer<typeof LinkVariantSchema>;
+
+// As a link carries them (the destination already normalised: no transform on the way out).
+const LinkRuleOutputSchema = z.object({ when: RuleWhenSchema, url: z.string() }).meta({ id: 'LinkRule' });
+const LinkVariantOutputSchema = z.object({ url: z.string(), weight: z.number().int() }).meta({ id: 'LinkVariant' });
 
 export const LinkRulesSchema = z.array(LinkRuleSchema).min(1).max(MAX_RULES);
 export const LinkVariantsSchema = z
@@ -203,8 +205,8 @@ export const LinkSchema = z
     passwordProtected: z.boolean(),
     clicks: z.number().int(),
     status: LinkStatusSchema,
-    rules: z.array(LinkRuleSchema).nullable(),
-    variants: z.array(LinkVariantSchema).nullable(),
+    rules: z.array(LinkRuleOutputSchema).nullable(),
+    variants: z.array(LinkVariantOutputSchema).nullable(),
     ios: z.string().nullable(),
     android: z.string().nullable(),
     preview: LinkPreviewSchema.nullable(),

@@ -102,7 +102,7 @@ test('country from the trusted header when HOP_GEO_HEADER is set', async () => {
   const go = async (headers: Record<string, string>) =>
     (await fetch(`${server.url}/${link.slug}`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 Firefox/127.0', ...headers } })).headers.get('location');
   assert.equal(await go({ 'cf-ipcountry': 'AT' }), 'https://example.com/at');
-  // The header wins over the address (5.9.0.1 is in Germany).
+  // The header wins over the visitor's address (in Germany by the offline database).
   assert.equal(await go({ 'cf-ipcountry': 'CH', 'x-forwarded-for': '5.9.0.1' }), 'https://example.com/at');
   assert.equal(await go({ 'cf-ipcountry': 'DE' }), 'https://example.com/else');
   assert.equal(await go({}), 'https://example.com/else');
