@@ -5,6 +5,7 @@ import type { WebhookRow } from '../domain/webhooks/webhook-row.js';
 import type { WebhookSender } from '../domain/webhooks/webhook-sender.js';
 import { EVENT_CHANNEL } from '../domain/events/event-outbox.js';
 import { DISABLE_AFTER_FAILURES, retryDelayMs } from './retry-schedule.js';
+import { plansWith } from '../domain/plans/plan-gates.js';
 
 interface ClaimedDelivery {
   id: string;
@@ -21,6 +22,8 @@ interface ClaimedDelivery {
   previous_secret_until: Date | null;
   /** null when the payload is past its retention. */
   payload: unknown;
+  /** Whether the webhook's workspace is (still) on a plan with webhooks. */
+  plan_allows: boolean | null;
 }
 
 /** What one attempt came to, to be written. */
@@ -94,9 +97,11 @@ export function createDispatcher(deps: {
                  where l.locktype = 'advisory' and l.classid = ${LEASE_LOCK_CLASS}::oid and l.objsubid = 2 and l.granted))
            order by x.next_attempt_at limit $1 for update of x skip locked)
          returning d.id, d.webhook_id, d.event_id, d.event_type, d.attempt_count, d.max_attempts)
-       select c.*, w.id as hook_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, e.payload
-       from c left join webhooks w on w.id = c.webhook_id left join events e on e.id = c.event_id`,
-      [limit, owner],
+       select c.*, w.id as hook_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, e.payload,
+         ws.plan = any($3::text[]) as plan_allows
+       from c left join webhooks w on w.id = c.webhook_id left join events e on e.id = c.event_id
+         left join workspaces ws on ws.id = w.workspace_id`,
+      [limit, owner, plansWith('webhooks')],
     );
   }
 
@@ -112,8 +117,13 @@ export function createDispatcher(deps: {
       // Every process of a fleet must share HOP_SECRET; one that does not cannot sign.
       secretError = 'cannot decrypt the webhook secret: HOP_SECRET differs between server processes';
     }
+    // A workspace below Pro sends nothing more: the delivery ends at once, without counting
+    // against the webhook (it did not fail; it was not sent).
+    const planRequired = hook !== null && d.plan_allows === false;
     const result = !hook
       ? { ok: false, statusCode: null, durationMs: 0, error: 'webhook deleted' }
+      : planRequired
+        ? { ok: false, statusCode: null, durationMs: 0, error: 'plan_required' }
       : d.payload == null
         ? { ok: false, statusCode: null, durationMs: 0, error: 'payload past its 7-day retention' }
         : secretError
@@ -122,7 +132,7 @@ export function createDispatcher(deps: {
             url: hook.url, secrets, deliveryId: d.id, eventType: d.event_type,
             rawBody: typeof d.payload === 'string' ? d.payload : JSON.stringify(d.payload),
           });
-    const exhausted = !result.ok && d.attempt_count >= d.max_attempts;
+    const exhausted = !result.ok && (d.attempt_count >= d.max_attempts || planRequired);
     const outcome: Outcome = {
       d, at, statusCode: result.statusCode, durationMs: Math.round(result.durationMs), error: result.error?.slice(0, 500) ?? null,
       kind: result.ok ? 'succeeded' : exhausted ? 'failed' : 'retry',
@@ -131,7 +141,7 @@ export function createDispatcher(deps: {
     // An exhausted delivery counts against its webhook (which it may disable): on its own. The
     // others are written together with those that finish while a write is under way: one
     // statement, one commit for many attempts.
-    if (outcome.kind === 'failed') await recordOne(outcome);
+    if (outcome.kind === 'failed') await recordOne(outcome, !planRequired);
     else await new Promise<void>((resolve, reject) => {
       toRecord.push({ outcome, resolve, reject });
       if (!recording) void recordQueued();
@@ -140,7 +150,7 @@ export function createDispatcher(deps: {
 
   // The attempt, the delivery's new state and the webhook's failure count in one statement
   // (atomic as a transaction, one round trip instead of five).
-  async function recordOne(o: Outcome): Promise<void> {
+  async function recordOne(o: Outcome, countsAgainstWebhook = true): Promise<void> {
     const { d } = o;
     const logAttempt = `insert into delivery_attempts (delivery_id, number, at, status_code, duration_ms, error)
       values ($1, $2, $3, $4, $5, $6) on conflict do nothing`;
@@ -153,6 +163,12 @@ export function createDispatcher(deps: {
            s as (update deliveries set status = 'succeeded', next_attempt_at = null, locked_until = null, updated_at = now() where id = $1)
          update webhooks set consecutive_failures = 0 where id = $7 and consecutive_failures <> 0`,
         [...logged, d.webhook_id],
+      );
+    } else if (o.kind === 'failed' && !countsAgainstWebhook) {
+      await db.query(
+        `with a as (${logAttempt})
+         update deliveries set status = 'failed', next_attempt_at = null, locked_until = null, updated_at = now() where id = $1`,
+        logged,
       );
     } else if (o.kind === 'failed') {
       await db.query(
