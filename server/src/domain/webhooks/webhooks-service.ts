@@ -5,7 +5,7 @@ import { HopError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import { plansWith, requireFeature } from '../plans/plan-gates.js';
 import type { Membership } from '../workspaces/workspaces-service.js';
-import { sampleEventData } from '../events/sample-events.js';
+import { sampleEvent } from '../events/sample-events.js';
 import { newWebhookSecret, type SecretBox } from './webhook-secrets.js';
 import type { WebhookSender } from './webhook-sender.js';
 import { DELIVERY_SELECT, toDelivery, toWebhook, type DeliveryRow, type WebhookRow } from './webhook-row.js';
@@ -114,10 +114,9 @@ export function createWebhooksService(deps: {
       requireFeature('webhooks', ws, config.dashboardUrl);
       const row = await load(ws.workspaceId, webhookId);
       await checkUrl(row.url);
-      const event = {
-        id: newId('evt'), type, timestamp: clock.now().toISOString(), workspaceId: ws.workspaceId,
-        data: sampleEventData(type, config.shortDomain, config.shortScheme), test: true,
-      };
+      const now = clock.now();
+      const sample = sampleEvent(type, config.shortDomain, config.shortScheme, now);
+      const event = { id: newId('evt'), type, timestamp: now.toISOString(), workspaceId: ws.workspaceId, data: sample.data, test: true };
       const r = await sender.send({ url: row.url, secrets: signingSecrets(row), deliveryId: newId('dlv'), eventType: type, rawBody: JSON.stringify(event) });
       return { eventId: event.id, success: r.ok, statusCode: r.statusCode, durationMs: r.durationMs, error: r.error };
     },
