@@ -6,6 +6,7 @@ import type { WebhookSender } from '../domain/webhooks/webhook-sender.js';
 import { EVENT_CHANNEL } from '../domain/events/event-outbox.js';
 import { DISABLE_AFTER_FAILURES, retryDelayMs } from './retry-schedule.js';
 import { plansWith } from '../domain/plans/plan-gates.js';
+import { createFairShare, ENDPOINT_HOST_SQL, MAX_PER_HOST, MAX_PER_WORKSPACE } from './fair-share.js';
 
 interface ClaimedDelivery {
   id: string;
@@ -24,6 +25,9 @@ interface ClaimedDelivery {
   payload: unknown;
   /** Whether the webhook's workspace is (still) on a plan with webhooks. */
   plan_allows: boolean | null;
+  /** The endpoint's host[:port] and the workspace: the keys of fair delivery (null if deleted). */
+  host: string | null;
+  workspace_id: string | null;
 }
 
 /** What one attempt came to, to be written. */
@@ -73,6 +77,7 @@ export function createDispatcher(deps: {
   let unlisten: (() => Promise<void>) | undefined;
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
+  const share = createFairShare();
   const toRecord: { outcome: Outcome; resolve: () => void; reject: (err: unknown) => void }[] = [];
   let recording = false;
   let owner = 0;
@@ -85,23 +90,39 @@ export function createDispatcher(deps: {
   async function claim(limit: number): Promise<ClaimedDelivery[]> {
     // A claim made while this process's lock is lost would lapse at once: wait until it is back.
     if (!(await lease?.ensure())) return [];
+    const fair = share.state();
+    // Candidates skip hosts and workspaces at their cap; of the rest, each host and workspace
+    // gets only the slots it has left (ranked by due time), so one endpoint never fills the batch.
     return db.query<ClaimedDelivery>(
-      `with c as (
+      `with cand as (
+         select x.id, x.next_attempt_at, w.workspace_id as ws, ${ENDPOINT_HOST_SQL('w.url')} as host
+         from deliveries x join webhooks w on w.id = x.webhook_id
+         where x.status = 'pending' and w.is_active and x.next_attempt_at <= now()
+           and (x.locked_until is null or x.locked_until < now()
+             or x.locked_by::oid not in (select l.objid from pg_locks l
+               where l.locktype = 'advisory' and l.classid = ${LEASE_LOCK_CLASS}::oid and l.objsubid = 2 and l.granted))
+           and not (${ENDPOINT_HOST_SQL('w.url')} = any($4::text[])) and not (w.workspace_id = any($5::text[]))
+         order by x.next_attempt_at limit $1 * 4 for update of x skip locked),
+       busy as (select * from json_to_recordset($6::text::json) as b(kind text, key text, n int)),
+       ranked as (
+         select c.*, row_number() over (partition by c.host order by c.next_attempt_at, c.id) as host_rank,
+           row_number() over (partition by c.ws order by c.next_attempt_at, c.id) as ws_rank
+         from cand c),
+       picked as (
+         select r.id from ranked r
+         where r.host_rank <= $7 - coalesce((select b.n from busy b where b.kind = 'host' and b.key = r.host), 0)
+           and r.ws_rank <= $8 - coalesce((select b.n from busy b where b.kind = 'ws' and b.key = r.ws), 0)
+         order by r.next_attempt_at limit $1),
+       c as (
          update deliveries d set attempt_count = d.attempt_count + 1, locked_until = now() + interval '${LEASE_SECONDS} seconds',
            locked_by = $2, updated_at = now()
-         where d.id in (
-           select x.id from deliveries x join webhooks w on w.id = x.webhook_id
-           where x.status = 'pending' and w.is_active and x.next_attempt_at <= now()
-             and (x.locked_until is null or x.locked_until < now()
-               or x.locked_by::oid not in (select l.objid from pg_locks l
-                 where l.locktype = 'advisory' and l.classid = ${LEASE_LOCK_CLASS}::oid and l.objsubid = 2 and l.granted))
-           order by x.next_attempt_at limit $1 for update of x skip locked)
+         where d.id in (select id from picked)
          returning d.id, d.webhook_id, d.event_id, d.event_type, d.attempt_count, d.max_attempts)
        select c.*, w.id as hook_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, e.payload,
-         ws.plan = any($3::text[]) as plan_allows
+         ws.plan = any($3::text[]) as plan_allows, ${ENDPOINT_HOST_SQL('w.url')} as host, w.workspace_id
        from c left join webhooks w on w.id = c.webhook_id left join events e on e.id = c.event_id
          left join workspaces ws on ws.id = w.workspace_id`,
-      [limit, owner, plansWith('webhooks')],
+      [limit, owner, plansWith('webhooks'), fair.fullHosts, fair.fullWorkspaces, fair.busy, MAX_PER_HOST, MAX_PER_WORKSPACE],
     );
   }
 
@@ -243,9 +264,14 @@ export function createDispatcher(deps: {
   }
 
   function start(d: ClaimedDelivery) {
+    const slot = { host: d.host ?? '', workspaceId: d.workspace_id ?? '' };
+    share.take(slot);
     const p: Promise<void> = attempt(d)
       .catch((err) => deps.log?.error({ err, delivery: d.id }, 'delivery attempt failed to record'))
-      .finally(() => inFlight.delete(p));
+      .finally(() => {
+        inFlight.delete(p);
+        share.give(slot);
+      });
     inFlight.add(p);
   }
 
@@ -259,7 +285,8 @@ export function createDispatcher(deps: {
         again = false;
         const batch = await claim(free);
         for (const d of batch) start(d);
-        if (batch.length === free) continue;
+        // Fewer than asked may mean a host or workspace reached its cap: the next claim skips it.
+        if (batch.length > 0 && BATCH - inFlight.size >= REFILL) continue;
       }
       if (inFlight.size === 0) {
         if (!again) break;
