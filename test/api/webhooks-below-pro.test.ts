@@ -23,8 +23,10 @@ test('a workspace that drops below Pro queues no deliveries, ends its pending on
   const gate = new Promise<void>((r) => (release = r));
   let answer = 500;
   const receiver = await startReceiver({ respond: async () => (await gate, answer) });
-  const server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'hop-below-pro-')), env: { HOP_ALLOW_PRIVATE_URLS: '1', HOP_ADMIN_TOKEN: ADMIN_TOKEN } });
+
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
+    server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'hop-below-pro-')), env: { HOP_ALLOW_PRIVATE_URLS: '1', HOP_ADMIN_TOKEN: ADMIN_TOKEN } });
     const t = await team('pro', server.url);
     const ws = { workspaceId: t.workspaceId };
     const { data: hook } = await t.api.call('createWebhook', { params: ws, body: { url: `${receiver.url}/h`, events: ['link.created'] } });
@@ -71,7 +73,7 @@ test('a workspace that drops below Pro queues no deliveries, ends its pending on
     assert.equal(got.path, '/h');
   } finally {
     release();
-    assert.equal(await server.stop(), 0);
+    if (server) assert.equal(await server.stop(), 0);
     await receiver.close();
   }
 });
