@@ -12,7 +12,7 @@ export function oauthErrorPage(message: string): string {
 }
 
 /** Step one when there is no dashboard session: e-mail and password, posted back to the same URL. */
-export function loginPage(opts: { clientName: string; csrf: string; email?: string; error?: string }): string {
+export function loginPage(opts: { clientName: string; csrf: string; email?: string; error?: string; signupUrl?: string }): string {
   return page(
     'Sign in to Hop',
     `<p>Sign in to continue to <strong>${esc(opts.clientName)}</strong>.</p>
@@ -24,7 +24,7 @@ ${alert(opts.error)}<form method="post" action="">
   <p><label for="password">Password</label><br>
   <input id="password" name="password" type="password" required autocomplete="current-password"></p>
   <button type="submit">Sign in</button>
-</form>`,
+</form>${opts.signupUrl ? `\n<p>New to Hop? <a href="${esc(opts.signupUrl)}">Create an account</a>, then come back here.</p>` : ''}`,
   );
 }
 

@@ -52,7 +52,11 @@ function fields(body: unknown): Form {
  * authorize endpoint (login, then consent), the token and revocation endpoints, and the client
  * registrations of the route table. Form bodies and cookies are parsed only inside this scope.
  */
-export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUrl: string }) {
+export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUrl: string; dashboardUrl?: string }) {
+  // The dashboard's sign-up page, which comes back to this authorize request afterwards.
+  // A dashboard served by this server is linked by its path, so the page stays on the host in use.
+  const dashboard = deps.dashboardUrl?.startsWith(`${deps.baseUrl}/`) ? deps.dashboardUrl.slice(deps.baseUrl.length) : deps.dashboardUrl;
+  const signupUrl = (authorizeUrl: string) => (dashboard ? `${dashboard}/signup?next=${encodeURIComponent(authorizeUrl)}` : undefined);
   const { oauth, oauthClients, sessions, users, workspaces } = deps.services;
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
@@ -133,7 +137,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
     if (!check) return reply;
     const csrf = csrfToken(req, reply);
     const userId = await sessionUser(req);
-    if (!userId) return sendPage(reply, 200, loginPage({ clientName: check.client.name, csrf }));
+    if (!userId) return sendPage(reply, 200, loginPage({ clientName: check.client.name, csrf, signupUrl: signupUrl(req.url) }));
     return showConsent(reply, check.client, check.request, userId, csrf);
   });
 
@@ -155,12 +159,12 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
         return reply.redirect(self, 303);
       } catch (err) {
         if (!(err instanceof HopError) || (err.code !== 'UNAUTHORIZED' && err.code !== 'VALIDATION_ERROR')) throw err;
-        return sendPage(reply, 401, loginPage({ clientName: client.name, csrf: csrf!, email: form.email, error: 'Wrong e-mail or password.' }));
+        return sendPage(reply, 401, loginPage({ clientName: client.name, csrf: csrf!, email: form.email, error: 'Wrong e-mail or password.', signupUrl: signupUrl(self) }));
       }
     }
 
     const userId = await sessionUser(req);
-    if (!userId) return sendPage(reply, 200, loginPage({ clientName: client.name, csrf: csrf! }));
+    if (!userId) return sendPage(reply, 200, loginPage({ clientName: client.name, csrf: csrf!, signupUrl: signupUrl(self) }));
     if (form.decision === 'deny') {
       return reply.header('cache-control', 'no-store').redirect(withParams(request.redirectUri, {
         error: 'access_denied', error_description: 'the user denied the request', state: request.state,
