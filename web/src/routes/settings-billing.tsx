@@ -42,6 +42,7 @@ function Billing({ workspace }: { workspace: Workspace }) {
       </section>
       <section className="card" aria-labelledby="usage-h">
         <h2 id="usage-h">Usage</h2>
+        <div className="table-wrap" role="region" aria-label="Usage" tabIndex={0}>
         <table>
           <thead><tr><th scope="col">Window</th><th scope="col" className="num">Used</th><th scope="col" className="num">Limit</th><th scope="col">Resets</th></tr></thead>
           <tbody>
@@ -50,6 +51,7 @@ function Billing({ workspace }: { workspace: Workspace }) {
             <tr><th scope="row">QR codes this hour</th><td className="num">{u.qr.limit === null ? '—' : u.qr.limit - (u.qr.remaining ?? 0)}</td><td className="num">{n(u.qr.limit)}</td><td>{u.qr.resetAt ? new Date(u.qr.resetAt).toLocaleTimeString() : '—'}</td></tr>
           </tbody>
         </table>
+        </div>
       </section>
       {next ? (
         <section className="card" aria-labelledby="next-h">

@@ -36,7 +36,7 @@ function CreateWebhookForm({ workspace, onCreated }: { workspace: Workspace; onC
       <Field label="Description" name="description" error={errors.description} />
       <fieldset className="checks">
         <legend className="fieldset-label">Events</legend>
-        {EVENT_TYPES.map((t) => <label key={t}><input type="checkbox" name="events" value={t} defaultChecked={t.startsWith('link.c')} /> {t}</label>)}
+        {EVENT_TYPES.map((t) => <label key={t}><input type="checkbox" name="events" value={t} defaultChecked={t === 'link.created'} /> {t}</label>)}
       </fieldset>
       {errors.events ? <p role="alert" className="field-error">Events: {errors.events}</p> : null}
       <ErrorAlert error={Object.keys(errors).length ? null : create.error} />
