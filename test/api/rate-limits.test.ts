@@ -270,13 +270,28 @@ test('every API response carries X-RateLimit-*, errors included; redirects carry
     await anonymous.raw('GET', '/v1/me'),
     await anonymous.raw('POST', '/v1/auth/login', { body: { email: 'x@example.test', password: 'nope nope' } }),
   ];
-  assert.deepEqual(responses.map((r) => r.status), [200, 200, 201, 400, 404, 401, 401]);
+  const link = (responses[2].body as { data: { id: string; shortUrl: string } }).data;
+  const reader = await apiKey(t, ['links:read']);
+  const stranger = await sharedTeam('free');
+  // Errors of every kind to a request that presented a credential (CONTRACT 11), on routes that
+  // name their workspace and on routes that imply it.
+  responses.push(
+    await t.api.raw('PATCH', `/v1/links/lnk_${'0'.repeat(16)}`, { body: { title: 'x' } }),
+    await t.api.raw('PATCH', `/v1/links/${link.id}`, { body: { nope: true } }),
+    await t.api.raw('GET', '/v1/workspaces/not-an-id'),
+    await t.api.raw('GET', `/v1/qr/qr_${'0'.repeat(16)}`),
+    await reader.api.raw('PATCH', `/v1/links/${link.id}`, { body: { title: 'x' } }),
+    await stranger.api.raw('PATCH', `/v1/links/${link.id}`, { body: { title: 'x' } }),
+    await reader.api.raw('POST', '/v1/workspaces', { body: { name: 'x', slug: unique('ws-') } }),
+    await t.api.raw('GET', '/v1/no-such-route'),
+    await reader.api.raw('GET', '/api/v1/nothing-here'),
+  );
+  assert.deepEqual(responses.map((r) => r.status), [200, 200, 201, 400, 404, 401, 401, 404, 400, 400, 404, 403, 404, 403, 404, 404]);
   for (const r of responses) {
     const h = limits(r);
     assert.ok(h.limit > 0 && h.remaining >= 0 && h.remaining <= h.limit, JSON.stringify(r.headers));
     assert.ok(h.reset > Date.now() / 1000 && h.reset <= Date.now() / 1000 + 3600, `reset ${h.reset} in Unix seconds`);
   }
-  const link = (responses[2].body as { data: { shortUrl: string } }).data;
   const redirect = await visit(link.shortUrl);
   assert.equal(redirect.status, 302);
   assert.equal(redirect.headers.get('x-ratelimit-limit'), null);
