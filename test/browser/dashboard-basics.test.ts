@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { addMember, anonymous, API_URL, client, team, unique } from '../helpers/api.js';
 import { assertPageBasics, DASHBOARD_URL, launchBrowser, newPage, signInUi } from '../helpers/dashboard-browser.js';
-import { authorizeUrl, CLI_CLIENT, pkce } from '../helpers/oauth.js';
 
 let browser: Browser;
 before(async () => { browser = await launchBrowser(); });
@@ -108,23 +107,3 @@ test('a viewer is offered no create-link control and no row selection; the page 
   assert.ok(API_URL);
 });
 
-test('the OAuth sign-in page links to the dashboard sign-up, which comes back to it', { timeout: 60_000 }, async () => {
-  const { challenge } = pkce();
-  const authorize = authorizeUrl({ clientId: CLI_CLIENT, redirectUri: 'http://127.0.0.1:9/callback', scope: 'links:read', state: 's', challenge });
-  const { page } = await newPage(browser);
-  await page.goto(authorize);
-  await page.getByRole('heading', { name: 'Sign in to Hop' }).waitFor();
-  await page.getByRole('link', { name: 'Create an account' }).click();
-  await page.getByRole('heading', { name: 'Create your Hop account' }).waitFor();
-  const email = `${unique('oauth')}@example.test`;
-  await page.getByLabel('Name').fill('OAuth Newcomer');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.waitForURL((u) => u.pathname === '/v1/oauth/authorize');
-  assert.equal(new URL(page.url()).searchParams.get('client_id'), CLI_CLIENT);
-  await page.getByRole('heading', { name: 'Sign in to Hop' }).waitFor();
-  // The account exists.
-  await anonymous.call('login', { body: { email, password: 'correct horse battery' } });
-  await page.context().close();
-});
