@@ -79,7 +79,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const api = this.api; // without a credential, logging in comes before choosing a workspace
     if (!idOrSlug) throw new UsageError('no workspace selected: pass --workspace or run `hop workspaces use <slug>`');
     if (idOrSlug.startsWith('ws_')) return idOrSlug;
-    const { data } = await api.call('listWorkspaces', {});
+    const { data } = await api.paginate('listWorkspaces', { query: { limit: 100 } });
     const found = data.find((w) => w.slug === idOrSlug);
     if (!found) throw new UsageError(`no workspace "${idOrSlug}" among yours`);
     return found.id;

@@ -87,7 +87,7 @@ export default class Login extends BaseCommand<typeof Login> {
 
   /** The stored default if this credential sees it, else its only workspace (a key sees just its own). */
   private async pickWorkspace(api: HopClient): Promise<Workspace | undefined> {
-    const listed = await api.call('listWorkspaces', {}).catch((err: HopApiError) => {
+    const listed = await api.paginate('listWorkspaces', { query: { limit: 100 } }).catch((err: HopApiError) => {
       if (err.statusCode === 403) return undefined; // a key without workspaces:read: the user chooses later
       throw err;
     });

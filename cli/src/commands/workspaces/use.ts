@@ -8,7 +8,7 @@ export default class WorkspacesUse extends BaseCommand<typeof WorkspacesUse> {
 
   async run(): Promise<Workspace> {
     const wanted = this.args.workspace;
-    const { data } = await this.api.call('listWorkspaces', {});
+    const { data } = await this.api.paginate('listWorkspaces', { query: { limit: 100 } });
     const workspace = data.find((w) => w.id === wanted || w.slug === wanted);
     if (!workspace) this.error(`no workspace "${wanted}" among yours (see \`hop workspaces list\`)`, { exit: 1 });
     this.store.set('workspace', workspace.id);

@@ -3,9 +3,8 @@ import { defineRoute, type ApiDeps } from '../define-route.js';
 
 export async function apiKeyRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { apiKeys } = deps.services;
-  defineRoute(app, deps, 'listApiKeys', async ({ principal, membership }) => ({
-    data: await apiKeys.list(membership.workspaceId, principal.userId, membership.role),
-  }));
+  defineRoute(app, deps, 'listApiKeys', async ({ principal, membership, query }) =>
+    apiKeys.list(membership.workspaceId, principal.userId, membership.role, query));
   defineRoute(app, deps, 'createApiKey', async ({ principal, membership, body }) => ({
     data: await apiKeys.create(membership.workspaceId, principal.userId, body),
   }));

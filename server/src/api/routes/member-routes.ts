@@ -12,7 +12,7 @@ export async function memberRoutes(app: FastifyInstance, deps: ApiDeps) {
   defineRoute(app, deps, 'createInvite', async ({ principal, membership, body }) => ({
     data: await members.invite({ ...membership, userId: principal.userId }, body),
   }));
-  defineRoute(app, deps, 'listInvites', async ({ params }) => ({ data: await members.listInvites(params.workspaceId) }));
+  defineRoute(app, deps, 'listInvites', async ({ params, query }) => members.listInvites(params.workspaceId, query));
   defineRoute(app, deps, 'revokeInvite', async ({ params }) => ({ data: await members.revokeInvite(params.workspaceId, params.inviteId) }));
   defineRoute(app, deps, 'acceptInvite', async ({ principal, params }) => ({ data: await members.accept(principal.userId, params.token) }));
 }

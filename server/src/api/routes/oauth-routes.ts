@@ -60,7 +60,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
   const cookieOptions = { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: secureCookies } as const;
 
   // The client registrations live in the route table: envelope, scope keys:manage, role admin.
-  defineRoute(app, deps, 'listOAuthClients', async ({ membership }) => ({ data: await oauthClients.list(membership.workspaceId) }));
+  defineRoute(app, deps, 'listOAuthClients', async ({ membership, query }) => oauthClients.list(membership.workspaceId, query));
   defineRoute(app, deps, 'createOAuthClient', async ({ principal, membership, body }) => ({
     data: await oauthClients.create(membership.workspaceId, principal.userId, body),
   }));

@@ -3,7 +3,7 @@ import { defineRoute, type ApiDeps } from '../define-route.js';
 
 export async function webhookRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { webhooks, streamResults } = deps.services;
-  defineRoute(app, deps, 'listWebhooks', async ({ membership }) => ({ data: await webhooks.list(membership.workspaceId) }));
+  defineRoute(app, deps, 'listWebhooks', async ({ membership, query }) => webhooks.list(membership.workspaceId, query));
   defineRoute(app, deps, 'createWebhook', async ({ membership, principal, body }) => ({
     data: await webhooks.create(membership, principal.userId, body),
   }));
@@ -23,7 +23,5 @@ export async function webhookRoutes(app: FastifyInstance, deps: ApiDeps) {
   defineRoute(app, deps, 'reportStreamResult', async ({ membership, principal, body }) => ({
     data: await streamResults.report(membership.workspaceId, principal.credentialId, body),
   }));
-  defineRoute(app, deps, 'listStreamResults', async ({ membership, query }) => ({
-    data: await streamResults.list(membership.workspaceId, query.limit),
-  }));
+  defineRoute(app, deps, 'listStreamResults', async ({ membership, query }) => streamResults.list(membership.workspaceId, query));
 }

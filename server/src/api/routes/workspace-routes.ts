@@ -4,16 +4,14 @@ import { defineRoute, type ApiDeps } from '../define-route.js';
 
 export async function workspaceRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { workspaces } = deps.services;
-  defineRoute(app, deps, 'listWorkspaces', async ({ principal }) => ({
-    data: await workspaces.listForUser(principal.userId, principal.workspaceId),
-  }));
+  defineRoute(app, deps, 'listWorkspaces', async ({ principal, query }) => workspaces.list(principal.userId, query, principal.workspaceId));
   defineRoute(app, deps, 'createWorkspace', async ({ principal, body }) => ({ data: await workspaces.create(principal.userId, body) }));
   defineRoute(app, deps, 'getWorkspace', async ({ principal, params }) => ({ data: await workspaces.get(principal.userId, params.workspaceId) }));
   defineRoute(app, deps, 'updateWorkspace', async ({ principal, params, body }) => ({
     data: await workspaces.rename(principal.userId, params.workspaceId, body.name),
   }));
   defineRoute(app, deps, 'deleteWorkspace', async ({ principal, params }) => ({ data: await workspaces.delete(principal.userId, params.workspaceId) }));
-  defineRoute(app, deps, 'listMembers', async ({ params }) => ({ data: await workspaces.members(params.workspaceId) }));
+  defineRoute(app, deps, 'listMembers', async ({ params, query }) => workspaces.members(params.workspaceId, query));
   defineRoute(app, deps, 'getUsage', async ({ membership }) => {
     const { plan, limits, hour, minute } = await deps.services.rateLimits.usage(membership.workspaceId);
     const window = (w: typeof hour) => ({ limit: w.limit, remaining: w.remaining, resetAt: new Date(w.resetAt).toISOString() });
