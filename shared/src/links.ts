@@ -6,7 +6,7 @@ import { WorkspaceParamsSchema } from './workspaces.js';
 /** Words the redirector or the API own; a link slug may not be one of them (CONTRACT 4). */
 export const RESERVED_SLUGS = [
   'api', 'v1', 'oauth', 'q', 'qr', 'healthz', 'readyz', 'docs', 'static', 'assets', 'metrics',
-  'favicon.ico', 'robots.txt', '.well-known', 'admin', 'login', 'logout',
+  'favicon.ico', 'robots.txt', '.well-known', 'admin', 'login', 'logout', 'app',
 ] as const;
 
 export const LinkSlugSchema = z

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import { HopError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import { requireFeature } from '../plans/plan-gates.js';
+import type { Actor } from '../auth/actor.js';
 import type { Membership } from '../workspaces/workspaces-service.js';
 import { sampleEvent } from '../events/sample-events.js';
 import { newWebhookSecret, type SecretBox } from './webhook-secrets.js';
@@ -49,15 +50,15 @@ export function createWebhooksService(deps: {
   return {
     signingSecrets,
 
-    async create(ws: Membership, userId: string, body: CreateWebhookBody, opts: { secret?: string; source?: 'api' | 'integration' } = {}): Promise<CreatedWebhook> {
-      requireFeature('webhooks', ws, config.dashboardUrl);
+    async create(actor: Actor, body: CreateWebhookBody, opts: { secret?: string; source?: 'api' | 'integration' } = {}): Promise<CreatedWebhook> {
+      requireFeature('webhooks', actor, config.dashboardUrl);
       await checkUrl(body.url);
       const secret = opts.secret ?? newWebhookSecret();
       const [row] = await db.query<WebhookRow>(
         `insert into webhooks (id, workspace_id, url, description, events, secret, source, created_by)
          values ($1, $2, $3, $4, $5::text[], $6, $7, $8) returning *`,
-        [newId('wh'), ws.workspaceId, body.url, body.description ?? null, [...new Set(body.events)], box.seal(secret),
-          opts.source ?? 'api', userId],
+        [newId('wh'), actor.workspaceId, body.url, body.description ?? null, [...new Set(body.events)], box.seal(secret),
+          opts.source ?? 'api', actor.userId],
       );
       return { ...toWebhook(row), secret };
     },
