@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OAuthErrorSchema, OAuthTokenResponseSchema } from '@hop/shared';
+import { DeviceAuthorizationResponseSchema, OAuthErrorSchema, OAuthTokenResponseSchema } from '@hop/shared';
 
 const json = (schema: z.ZodType) => ({ 'application/json': { schema: z.toJSONSchema(schema, { io: 'output' }) } });
 const form = (properties: Record<string, object>, required: string[]) => ({
@@ -57,12 +57,31 @@ export function oauthPaths(): Record<string, object> {
         operationId: 'oauthToken', summary: 'Exchange a code (with its PKCE verifier) or a refresh token for tokens', tags,
         requestBody: {
           content: form({
-            grant_type: text('`authorization_code` or `refresh_token`'), code: text('authorization_code'), redirect_uri: text('authorization_code'),
+            grant_type: text('`authorization_code`, `refresh_token` or `urn:ietf:params:oauth:grant-type:device_code`'), device_code: text('device_code grant'), code: text('authorization_code'), redirect_uri: text('authorization_code'),
             code_verifier: text('authorization_code (PKCE)'), refresh_token: text('refresh_token'), scope: text('refresh_token: narrow the scopes'),
             client_id: text('Unless sent with HTTP Basic'), client_secret: text('Confidential clients, unless sent with HTTP Basic'),
           }, ['grant_type']),
         },
         responses: { 200: { description: 'Tokens, bound to one workspace', content: json(OAuthTokenResponseSchema) }, 400: oauthError, 401: oauthError },
+      },
+    },
+    '/v1/oauth/device/code': {
+      post: {
+        operationId: 'oauthDeviceCode', summary: 'Start a device authorization (RFC 8628): a device code and a code for the user to type', tags,
+        requestBody: { content: form({ client_id: text('Unless sent with HTTP Basic'), scope: text('Space-separated scopes') }, []) },
+        responses: { 200: { description: 'Codes, where to type the user code, and how often to poll the token endpoint', content: json(DeviceAuthorizationResponseSchema) }, 400: oauthError, 401: oauthError },
+      },
+    },
+    '/v1/oauth/device': {
+      get: {
+        operationId: 'oauthDevicePage', summary: 'Where the user signs in and types (or finds prefilled) the user code', tags,
+        parameters: [query('user_code', 'Prefilled from verification_uri_complete', false)],
+        responses: { 200: page('The sign-in, code or consent page'), 400: page('An unknown, used or expired code') },
+      },
+      post: {
+        operationId: 'oauthDeviceForm', summary: 'The sign-in, code and consent forms of the device flow', tags,
+        requestBody: { content: form({ csrf: text('The form\'s CSRF token'), user_code: text('The code shown on the device'), decision: text('`approve` or `deny`'), workspace: text('The workspace to grant') }, ['csrf']) },
+        responses: { 200: page('The next page, or done'), 400: page('An unknown, used or expired code'), 403: page('The form expired or came from elsewhere') },
       },
     },
     '/v1/oauth/revoke': {
