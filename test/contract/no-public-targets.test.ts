@@ -8,8 +8,8 @@
 //   looks these up (server/src/domain/net/safe-fetch.ts), so they can be stored as destinations
 //   and refused as webhook targets without a DNS query;
 // - data a visitor sends, on a line that says so: Referer values and User-Agent strings
-//   (`referer`, `referrer`, `bot.html`), and visitor addresses (`ip`, `x-forwarded-for`,
-//   `visitor`), which the server records but never contacts; SVG's xmlns identifier;
+//   (`referer`, `referrer`, `bot.html`, `BROWSER_UA`, `user-agent`), and visitor addresses (`ip`,
+//   `x-forwarded-for`, `visit...`), which the server records but never contacts; SVG's xmlns;
 // - a line carrying the comment `no-egress-check: <why>`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,7 +25,7 @@ const self = relative(root, fileURLToPath(import.meta.url));
 const URL_HOST = /\b(?:https?|wss?|smtps?|postgres(?:ql)?|rediss?|ftp):\/\/(?:[^\s'"`/@]*@)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)/g;
 const IPV4 = /(?<![\d./])(\d{1,3}(?:\.\d{1,3}){3})(?![\d.])/g;
 const RESERVED_NAME = /(^|\.)(localhost|test|example|invalid|example\.com|example\.net|example\.org)\.*$/i;
-const VISITOR_DATA = /referr?er|bot\.html|\bip\b|x-forwarded-for|visitor|xmlns="http:\/\/www\.w3\.org\//i;
+const VISITOR_DATA = /referr?er|bot\.html|\bip\b|x-forwarded-for|\bvisit|BROWSER_UA|user-?agent|xmlns="http:\/\/www\.w3\.org\//i;
 
 /** Public: what the server's own address rules would let a request reach. */
 function isPublicAddress(text: string): boolean {
