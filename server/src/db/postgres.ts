@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import postgres from 'postgres';
 import type { Database, HeldLock, Queryable } from './database.js';
 
@@ -34,6 +36,12 @@ async function unlessNotRun<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** COPY … FROM STDIN through postgres.js's writable stream. */
+async function copyInto(s: postgres.Sql, table: string, columns: readonly string[], rows: string) {
+  const writable = await s.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`).writable();
+  await pipeline(Readable.from([rows]), writable);
+}
+
 const wrap = (s: postgres.Sql): Queryable => ({
   async query<T>(text: string, params: unknown[] = []) {
     return unlessNotRun(async () => (await s.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[]);
@@ -41,6 +49,7 @@ const wrap = (s: postgres.Sql): Queryable => ({
   async exec(script: string) {
     await unlessNotRun(async () => s.unsafe(script));
   },
+  copyIn: (table, columns, rows) => copyInto(s, table, columns, rows),
 });
 
 /** What a statement of a transaction answers once the transaction's connection is gone. */
@@ -91,6 +100,15 @@ function createTransactionSession(url: string, options: Options) {
           if (!alive()) throw new ConnectionLostError();
           try {
             await sql.unsafe(script);
+          } catch (err) {
+            failed ??= err;
+            throw err;
+          }
+        },
+        async copyIn(table, columns, rows) {
+          if (!alive()) throw new ConnectionLostError();
+          try {
+            await copyInto(sql, table, columns, rows);
           } catch (err) {
             failed ??= err;
             throw err;
@@ -201,6 +219,7 @@ export function openPostgres(url: string): Database {
       }
     },
     exec: base.exec,
+    copyIn: base.copyIn,
     async listen(channel, onMessage, onListen) {
       const sub = await sql.listen(channel, onMessage, onListen);
       return async () => sub.unlisten();

@@ -17,7 +17,7 @@ export function createClickEvents(deps: { outbox: EventOutbox; interest: EventIn
         data: {
           linkId: c.linkId, slug: c.slug, destination: c.destination, domain: c.domain, clickedAt: c.at.toISOString(),
           country: c.country, city: c.city, device: c.device, browser: c.browser, os: c.os, referrer: c.referrer,
-          isBot: c.isBot, ...(c.qrId ? { qrId: c.qrId } : {}),
+          isBot: c.isBot, target: c.target, ...(c.qrId ? { qrId: c.qrId } : {}),
         },
       });
     }
