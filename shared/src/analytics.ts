@@ -73,7 +73,11 @@ export const AnalyticsSchema = z
     groups: z.array(BreakdownEntrySchema).optional(),
     topLinks: z.array(TopLinkSchema).optional(),
   })
-  .meta({ id: 'Analytics' });
+  .meta({
+    id: 'Analytics',
+    description: 'Counted from the click log: a visit shows here once its batch is written (within ~1 s of the ' +
+      'redirect), including clicks not yet rolled up. Uniques are exact: one visitor hash per link per UTC day.',
+  });
 export type Analytics = z.infer<typeof AnalyticsSchema>;
 
 export const LinkAnalyticsParamsSchema = LinkParamsSchema;

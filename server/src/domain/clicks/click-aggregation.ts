@@ -28,7 +28,8 @@ async function committedBound(tx: Queryable): Promise<number> {
  * Bots are in the log but count nowhere; clicks of links deleted since are skipped.
  */
 export async function aggregateClicks(tx: Queryable): Promise<{ from: number; to: number }> {
-  const [{ last_id: from }] = await tx.query<{ last_id: number }>('select last_id from click_watermark for update');
+  // The job's advisory lock keeps runs apart; the watermark row is locked only by the final update.
+  const [{ last_id: from }] = await tx.query<{ last_id: number }>('select last_id from click_watermark');
   const to = Math.min(await committedBound(tx), Number(from) + MAX_IDS_PER_RUN);
   if (to <= Number(from)) return { from: Number(from), to: Number(from) };
   await tx.query(
