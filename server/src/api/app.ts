@@ -8,6 +8,7 @@ import { errorHandlerPlugin, sendError } from './plugins/error-handler.js';
 import { createMetrics, metricsRoutes, type Metrics } from './plugins/metrics.js';
 import { parseJsonBody } from './plugins/json-body.js';
 import { openApiPlugin } from './plugins/openapi.js';
+import { limitUnmatched } from './plugins/access.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { workspaceRoutes } from './routes/workspace-routes.js';
 import { memberRoutes } from './routes/member-routes.js';
@@ -23,6 +24,7 @@ import { webhookRoutes } from './routes/webhook-routes.js';
 import { eventStreamRoutes } from './routes/event-stream-routes.js';
 import { integrationRoutes } from './routes/integration-routes.js';
 import { oauthRoutes } from './routes/oauth-routes.js';
+import { dashboardStatic } from './dashboard-static.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -80,6 +82,8 @@ export async function buildApp(
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  // Unknown API paths count against the credential they present, like every API request.
+  if (!config.disabled.has('api')) app.addHook('onRequest', async (req, reply) => limitUnmatched(services, req, reply));
   // One-segment paths the application routes itself stay away from the fast path.
   app.addHook('onRoute', (route) => {
     if (/^\/[^/:*]*$/.test(route.url)) fast?.reservePath(route.url);
@@ -109,6 +113,9 @@ export async function buildApp(
     await scope.register(async (oauthScope) => oauthRoutes(oauthScope, { ...deps, baseUrl: config.baseUrl }));
   });
   await app.register(async (scope) => systemRoutes(scope, deps));
+  // The dashboard, when HOP_DASHBOARD_URL names a path of this server (default {base_url}/app).
+  const dashboardPath = new URL(config.dashboardUrl).pathname;
+  if (!config.disabled.has('api') && dashboardPath !== '/') await app.register(async (scope) => dashboardStatic(scope, { mountPath: dashboardPath }));
   if (!config.disabled.has('redirector')) await app.register(redirectRoutes, { redirector: services.redirector, hostDomains: services.hostDomains, qrTargets: services.qrTargets });
   return app;
 }

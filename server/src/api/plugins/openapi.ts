@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { eventWebhooks } from './openapi-webhooks.js';
 
 /** OpenAPI 3.1 generated from the shared zod contracts, at /v1/openapi.json, browsable at /docs. */
 export const openApiPlugin = fp(
@@ -24,7 +25,8 @@ export const openApiPlugin = fp(
         },
       },
       transform: jsonSchemaTransform,
-      transformObject: jsonSchemaTransformObject,
+      // The event payloads (components already, as registered schemas) become the document's webhooks.
+      transformObject: (doc) => ({ ...jsonSchemaTransformObject(doc), webhooks: eventWebhooks() }),
     });
     await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
     app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
