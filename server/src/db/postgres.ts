@@ -76,9 +76,25 @@ class ConnectionLostError extends Error {
  */
 function createTransactionSession(url: string, options: Options) {
   let closures = 0;
+  /** Told when the connection closes: a COPY in flight then never settles on its own. */
+  const onClose = new Set<() => void>();
   // Never recycled (postgres.js ends connections after 30-60 min by default): between two
   // statements of a transaction the connection is idle, and ending it then would fail the transaction.
-  const sql = postgres(url, { ...options, max: 1, max_lifetime: null, onclose: () => void closures++ });
+  const sql = postgres(url, { ...options, max: 1, max_lifetime: null, onclose: () => {
+    closures++;
+    for (const fn of onClose) fn();
+  } });
+  /** A COPY that fails when the session closes under it, instead of waiting forever. */
+  async function copyUnlessClosed(table: string, columns: readonly string[], rows: string) {
+    let lost!: () => void;
+    const closed = new Promise<never>((_, reject) => (lost = () => reject(new ConnectionLostError())));
+    onClose.add(lost);
+    try {
+      await Promise.race([copyInto(sql, table, columns, rows), closed]);
+    } finally {
+      onClose.delete(lost);
+    }
+  }
   return {
     async run<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       // Read before BEGIN: a close in between can only make a live session look lost (the
@@ -108,7 +124,7 @@ function createTransactionSession(url: string, options: Options) {
         async copyIn(table, columns, rows) {
           if (!alive()) throw new ConnectionLostError();
           try {
-            await copyInto(sql, table, columns, rows);
+            await copyUnlessClosed(table, columns, rows);
           } catch (err) {
             failed ??= err;
             throw err;
