@@ -21,3 +21,4 @@ export * from './webhooks.js';
 export * from './webhook-signature.js';
 export * from './integration.js';
 export * from './oauth.js';
+export * from './plans.js';
