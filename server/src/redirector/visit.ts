@@ -11,7 +11,6 @@ import { unlockCookieName, UNLOCK_TTL_SECONDS, type UnlockCookies } from './pass
 import { sendLockedOut, sendPasswordForm, sendVisitError } from './pages.js';
 import { createVisitRecorder, type VisitSource } from './visit-recorder.js';
 import type { SmartVisits } from './smart-visit.js';
-import type { TargetChoice } from '../domain/links/smart-target.js';
 import { previewPage } from './preview-page.js';
 
 export type { VisitSource } from './visit-recorder.js';
@@ -86,13 +85,13 @@ export function createRedirector(deps: RedirectorDeps) {
       why === 'expired' ? 'This short link has expired.' : 'This short link has reached its click limit.');
   }
 
-  async function record(req: FastifyRequest, link: RedirectLink, from: VisitSource, isBot: boolean, counted: boolean, choice: TargetChoice | null) {
-    recorder.enqueue(await salts.today(), link, from, req.ip, req.headers, isBot, counted, choice);
+  async function record(req: FastifyRequest, link: RedirectLink, from: VisitSource, isBot: boolean, counted: boolean) {
+    recorder.enqueue({ salt: await salts.today(), link, from, ip: req.ip, headers: req.headers, isBot, counted });
   }
 
   /** A link-preview crawler: the card, no redirect (and, as a bot, no click counted). */
   async function preview(req: FastifyRequest, reply: FastifyReply, link: RedirectLink, from: VisitSource) {
-    if (req.method !== 'HEAD') await record(req, link, from, true, false, null);
+    if (req.method !== 'HEAD') await record(req, link, from, true, false);
     return reply.code(200).header('cache-control', 'private, no-store').type('text/html; charset=utf-8')
       .send(previewPage(link.smart!.preview!, `${req.protocol}://${link.domain}/${link.slug}`));
   }
@@ -114,7 +113,7 @@ export function createRedirector(deps: RedirectorDeps) {
     }
     const salt = await salts.today();
     const choice = deps.smart.choose(link, salt, req.ip, req.headers, clock.now().getTime());
-    if (counts) recorder.enqueue(salt, link, from, req.ip, req.headers, isBot, counted, choice);
+    if (counts) recorder.enqueue({ salt, link, from, ip: req.ip, headers: req.headers, isBot, counted, target: choice?.target, destination: choice?.url });
     return redirect(reply, withVisitQuery(choice ? choice.url : link.url, req.url));
   }
 

@@ -38,7 +38,7 @@ export default class AnalyticsShow extends BaseCommand<typeof AnalyticsShow> {
     days: Flags.integer({ min: 1, max: 730, exclusive: ['start', 'end'], description: 'the last N days, today included (1-730, default 30)' }),
     start: dayFlag({ description: 'first day (UTC): 2026-04-01, or a duration back from now (7d, 2w)' }),
     end: dayFlag({ description: 'last day (UTC), default today' }),
-    'group-by': Flags.string({ options: [...ANALYTICS_GROUPS], description: 'totals per day, week, month or per value of a dimension' }),
+    'group-by': Flags.string({ aliases: ['by'], options: [...ANALYTICS_GROUPS], description: 'totals per day, week, month or per value of a dimension (--by target: which destination of a smart link served)' }),
     'workspace-wide': Flags.boolean({ description: 'every link of the workspace, with the top links' }),
     domain: Flags.string({ dependsOn: ['workspace-wide'], description: 'with --workspace-wide: only links on this domain' }),
     tag: Flags.string({ char: 't', multiple: true, multipleNonGreedy: true, dependsOn: ['workspace-wide'], description: 'with --workspace-wide: only links carrying this tag; repeat: all of them' }),
@@ -67,13 +67,8 @@ export default class AnalyticsShow extends BaseCommand<typeof AnalyticsShow> {
 async function linkIdFor(api: HopClient, workspaceId: string, ref: string): Promise<string> {
   if (LINK_ID.test(ref)) return ref;
   const found = new Map<string, string>();
-  let cursor: string | undefined;
-  for (let page = 0; page < 5; page++) {
-    const res = await api.call('listLinks', { params: { workspaceId }, query: { q: ref, limit: 100, cursor } });
-    for (const l of res.data) if (l.slug === ref) found.set(l.id, l.shortUrl);
-    cursor = res.pagination.nextCursor ?? undefined;
-    if (!cursor) break;
-  }
+  const { data } = await api.paginate('listLinks', { params: { workspaceId }, query: { q: ref, limit: 100 } }, { maxPages: 5 });
+  for (const l of data) if (l.slug === ref) found.set(l.id, l.shortUrl);
   if (found.size === 1) return [...found.keys()][0];
   if (!found.size) throw new UsageError(`no link with slug "${ref}" in this workspace (see \`hop links list\`)`);
   throw new UsageError(`several links have the slug "${ref}": ${[...found].map(([id, url]) => `${id} (${url})`).join(', ')}; pass the id`);

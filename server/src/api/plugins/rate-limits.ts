@@ -1,12 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RouteDef } from '@hop/shared';
 import { HopError } from '../../domain/errors.js';
 import type { BucketStatus, Decision } from '../../domain/rate-limits/rate-limiter.js';
 import type { Services } from '../../services.js';
 
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 
-/** X-RateLimit-* for the tighter window (CONTRACT 3); a refusal becomes 429 with Retry-After. */
+/** X-RateLimit-* for the tighter window (CONTRACT 3); a refusal becomes 429 (Retry-After: see error-handler.ts). */
 function apply(decision: Decision, reply: FastifyReply, now: number) {
   const s: BucketStatus | null = decision.status;
   if (!s) return;
@@ -15,7 +14,6 @@ function apply(decision: Decision, reply: FastifyReply, now: number) {
   reply.header('x-ratelimit-reset', String(seconds(s.resetAt)));
   if (decision.allowed) return;
   const retryAfter = Math.max(1, seconds(s.resetAt - now));
-  reply.header('retry-after', String(retryAfter));
   const per = s.window === '1m' ? 'minute' : 'hour';
   throw new HopError('RATE_LIMIT_EXCEEDED', `rate limit of ${s.limit} requests per ${per} reached; retry in ${retryAfter} s`, {
     limit: s.limit,
@@ -47,7 +45,7 @@ const counted = (services: Services) => services.rateLimits.settings.enabled;
  * Runs in every table route's onRequest once access is decided (plugins/access.ts), so it knows
  * the credential, the workspace and its plan. The redirector is not a table route and is never counted.
  */
-export async function limitRequest(services: Services, _def: RouteDef, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function limitRequest(services: Services, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (counted(services)) apply(await count(services, req), reply, Date.now());
 }
 

@@ -1,9 +1,9 @@
 import type { BulkCreateLinksBodySchema, Link, UpdateLinkBody } from '@hop/shared';
-import { CreateLinkBodySchema, ERROR_STATUS, SMART_FIELDS } from '@hop/shared';
+import { CreateLinkBodySchema, SMART_FIELDS } from '@hop/shared';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/database.js';
 import type { Clock } from '../clock.js';
-import { HopError, notFound, validationError } from '../errors.js';
+import { HopError, invalid, notFound, validationError } from '../errors.js';
 import { randomBase62, type IdGenerator } from '../ids.js';
 import { hashPassword } from '../passwords.js';
 import { roleAtLeast } from '../auth/credentials.js';
@@ -172,12 +172,9 @@ export function createLinksService(deps: {
     });
   }
 
-  type BulkResult =
-    | { index: number; success: true; data: Link }
-    | { index: number; success: false; error: { code: HopError['code']; message: string; statusCode: number; details: HopError['details'] } };
-  const failure = (index: number, err: HopError): BulkResult => ({
-    index, success: false, error: { code: err.code, message: err.message, statusCode: ERROR_STATUS[err.code], details: err.details },
-  });
+  /** One element's outcome; a failure holds its HopError, which the API layer writes as an error body. */
+  type BulkResult = { index: number; success: true; data: Link } | { index: number; success: false; error: HopError };
+  const failure = (index: number, err: HopError): BulkResult => ({ index, success: false, error: err });
 
   /**
    * Creates each link on its own: one bad element fails alone, in input order (CONTRACT 1). The
@@ -193,7 +190,7 @@ export function createLinksService(deps: {
       try {
         if (!parsed.success) {
           const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-          throw new HopError('VALIDATION_ERROR', `${issues[0].path || 'body'}: ${issues[0].message}`, { issues });
+          throw invalid(issues.map((i) => ({ ...i, path: i.path || 'body' })));
         }
         ready.push({ index, p: await prepare(actor, parsed.data, loops) });
       } catch (err) {
@@ -224,20 +221,23 @@ export function createLinksService(deps: {
           if (claimed.has(`${domain}/${slug}`)) later.push({ index, p, domain });
           else {
             claimed.add(`${domain}/${slug}`);
-            rows.push({ index, p, id: newId('lnk'), domain, slug });
+            rows.push({ index, p, id: '', domain, slug });
           }
         }
+        // Ids sorted before they are handed out in input order: the batch shares one creation
+        // time, and its ids keep it in input order within that time, as one request at a time would.
+        const ids = rows.map(() => newId('lnk')).sort();
+        rows.forEach((r, i) => (r.id = ids[i]));
         const inserted = new Map<string, LinkRow>();
         if (rows.length > 0) {
           const inserts = await tx.query<LinkRow>(
-            // created_at steps 1 ms (its precision) per element from the transaction's time, so a
-            // batch sorts by createdAt in input order as links made one at a time do. The rows go
-            // as one JSON text ($1::text: postgres.js would encode a string typed jsonb again).
+            // Every link of the batch carries the batch's real creation time (a later link never
+            // sorts before it, and polling with createdAfter misses none). The rows go as one JSON text
+            // ($1::text: postgres.js would encode a string typed jsonb again).
             `insert into links (id, workspace_id, domain, slug, url, title, description, tags, expires_at, expired_url,
-               max_clicks, password_hash, created_by, rules, variants, ios, android, preview, created_at, updated_at)
+               max_clicks, password_hash, created_by, rules, variants, ios, android, preview)
              select id, workspace_id, domain, slug, url, title, description, tags, expires_at, expired_url, max_clicks,
-               password_hash, created_by, rules, variants, ios, android, preview,
-               now() + ord * interval '1 millisecond', now() + ord * interval '1 millisecond'
+               password_hash, created_by, rules, variants, ios, android, preview
              from jsonb_to_recordset($1::text::jsonb) as x(ord int, id text, workspace_id text, domain text, slug text, url text,
                title text, description text, tags text[], expires_at timestamptz, expired_url text, max_clicks int,
                password_hash text, created_by text, rules jsonb, variants jsonb, ios text, android text, preview jsonb)

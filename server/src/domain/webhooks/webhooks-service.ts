@@ -3,12 +3,13 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../clock.js';
 import { HopError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
-import { requireFeature } from '../plans/plan-gates.js';
+import { plansWith, requireFeature } from '../plans/plan-gates.js';
 import type { Actor } from '../auth/actor.js';
 import type { Membership } from '../workspaces/workspaces-service.js';
 import { sampleEvent } from '../events/sample-events.js';
 import { newWebhookSecret, type SecretBox } from './webhook-secrets.js';
 import type { WebhookSender } from './webhook-sender.js';
+import { afterCreated, createdKeyOf, pageOf, type PageQuery } from '../pagination.js';
 import { DELIVERY_SELECT, toDelivery, toWebhook, type DeliveryRow, type WebhookRow } from './webhook-row.js';
 
 export interface WebhooksConfig {
@@ -62,14 +63,22 @@ export function createWebhooksService(deps: {
       return { ...toWebhook(row), secret };
     },
 
-    async list(workspaceId: string): Promise<Webhook[]> {
-      return (await db.query<WebhookRow>('select * from webhooks where workspace_id = $1 order by created_at, id', [workspaceId])).map(toWebhook);
+    async list(workspaceId: string, q: PageQuery) {
+      const [t, id] = createdKeyOf(q.cursor);
+      const rows = await db.query<WebhookRow>(
+        `select * from webhooks where workspace_id = $1 and ($2::timestamptz is null or (created_at, id) > ($2::timestamptz, $3))
+         order by created_at, id limit $4`,
+        [workspaceId, t, id, q.limit + 1],
+      );
+      return pageOf(rows, q.limit, toWebhook, afterCreated);
     },
 
     get: async (workspaceId: string, webhookId: string) => toWebhook(await load(workspaceId, webhookId)),
 
     async update(ws: Membership, webhookId: string, body: UpdateWebhookBody): Promise<Webhook> {
-      requireFeature('webhooks', ws, config.dashboardUrl);
+      // Below Pro a workspace may still switch its webhooks off (and delete them), nothing more.
+      const onlyDisables = body.isActive === false && Object.values({ ...body, isActive: undefined }).every((v) => v === undefined);
+      if (!onlyDisables) requireFeature('webhooks', ws, config.dashboardUrl);
       const row = await load(ws.workspaceId, webhookId);
       if (body.url !== undefined) await checkUrl(body.url);
       const reactivate = body.isActive === true && !row.is_active;
@@ -120,29 +129,37 @@ export function createWebhooksService(deps: {
       return { eventId: event.id, success: r.ok, statusCode: r.statusCode, durationMs: r.durationMs, error: r.error };
     },
 
-    async deliveries(workspaceId: string, webhookId: string, q: { limit: number; cursor?: string; status?: string }) {
+    async deliveries(workspaceId: string, webhookId: string, q: PageQuery & { status?: string }) {
       await load(workspaceId, webhookId);
-      let after: { t: string; id: string } | undefined;
-      if (q.cursor) {
-        try {
-          after = JSON.parse(Buffer.from(q.cursor, 'base64url').toString('utf8'));
-        } catch {
-          /* checked below */
-        }
-        if (!after?.t || !after.id) throw new HopError('VALIDATION_ERROR', 'cursor: is not a cursor of this list', { issues: [{ path: 'cursor', message: 'invalid' }] });
-      }
+      const [t, id] = createdKeyOf(q.cursor);
       const rows = await db.query<DeliveryRow>(
         `${DELIVERY_SELECT} where d.webhook_id = $1 and ($2::text is null or d.status = $2)
            and ($3::timestamptz is null or (d.created_at, d.id) < ($3::timestamptz, $4))
          order by d.created_at desc, d.id desc limit $5`,
-        [webhookId, q.status ?? null, after?.t ?? null, after?.id ?? null, q.limit + 1],
+        [webhookId, q.status ?? null, t, id, q.limit + 1],
       );
-      const page = rows.slice(0, q.limit);
-      const last = page.at(-1);
-      const nextCursor = rows.length > q.limit && last
-        ? Buffer.from(JSON.stringify({ t: last.created_at.toISOString(), id: last.id })).toString('base64url')
-        : null;
-      return { data: page.map(toDelivery), pagination: { nextCursor, limit: q.limit } };
+      return pageOf(rows, q.limit, toDelivery, afterCreated);
+    },
+
+    /**
+     * After a plan change: a workspace below Pro has its pending deliveries end `failed` with the
+     * error `plan_required` (an attempt that sent nothing), all at once rather than as each
+     * comes due. The dispatcher does the same to any it claims, whatever changed the plan.
+     */
+    async planChanged(workspaceId: string): Promise<number> {
+      const rows = await db.query(
+        `with ended as (
+           update deliveries d set status = 'failed', attempt_count = d.attempt_count + 1, next_attempt_at = null,
+             locked_until = null, updated_at = now()
+           from webhooks h join workspaces w on w.id = h.workspace_id
+           where d.webhook_id = h.id and h.workspace_id = $1 and d.status = 'pending' and (d.locked_until is null or d.locked_until < now())
+             and not (w.plan = any($2::text[]))
+           returning d.id, d.attempt_count)
+         insert into delivery_attempts (delivery_id, number, at, status_code, duration_ms, error)
+         select id, attempt_count, now(), null, 0, 'plan_required' from ended returning delivery_id`,
+        [workspaceId, plansWith('webhooks')],
+      );
+      return rows.length;
     },
 
     /** Queues one more attempt of a delivery, under the same delivery id. */
