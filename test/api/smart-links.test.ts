@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Link } from '@hop/shared';
 import { apiKey, team, type Team } from '../helpers/api.js';
-import { BROWSER_UA, fails, succeeds, visit } from './support.js';
+import { BROWSER_UA, eventually, fails, succeeds, visit } from './support.js';
 
 export const UA = {
   iphone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
@@ -277,4 +277,20 @@ test('password, expiry and click limits apply before any of it', async () => {
   const r = await resolve(t, limited.id, { language: 'de' });
   assert.equal(r.url, null);
   assert.match(r.reason, /click limit/);
+});
+
+test('each click records which target served it: analytics groupBy=target', async () => {
+  const t = await team();
+  const link = await newLink(t, { ios: 'myapp://open', rules: [{ when: { language: 'de' }, url: 'https://example.com/de' }] });
+  await where(link.slug, { 'accept-language': 'de' });
+  await where(link.slug, { 'accept-language': 'de', 'x-forwarded-for': '10.0.0.2' });
+  await where(link.slug, { 'user-agent': UA.iphone });
+  await where(link.slug, { 'user-agent': UA.firefox });
+  const params = { workspaceId: t.workspaceId, linkId: link.id };
+  const groups = await eventually(async () => {
+    const { data } = await t.api.call('getLinkAnalytics', { params, query: { groupBy: 'target' } });
+    return data.totalClicks >= 4 ? data.groups : undefined;
+  }, 'four clicks in analytics');
+  const byKey = Object.fromEntries((groups ?? []).map((g) => [g.key, g.clicks]));
+  assert.deepEqual(byKey, { 'rule:0': 2, ios: 1, default: 1 });
 });
