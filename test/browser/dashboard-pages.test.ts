@@ -114,6 +114,12 @@ test('webhooks: create with events, secret shown once, URL listed, test, disable
   assert.match(rotated, /^whsec_/);
   assert.notEqual(rotated, secret);
 
+  // The events change in place.
+  await page.getByRole('checkbox', { name: 'link.deleted' }).check();
+  await page.getByRole('button', { name: 'Save events' }).click();
+  await page.getByRole('status').filter({ hasText: 'Events saved.' }).waitFor();
+  assert.deepEqual([...(await t.api.call('getWebhook', { params: { workspaceId: t.workspaceId, webhookId: hook.id } })).data.events].sort(), ['link.created', 'link.deleted', 'link.updated']);
+
   // A real delivery: a link change, then its attempt in the log, and a retry under the same id.
   await t.api.call('updateLink', { params: { workspaceId: t.workspaceId, linkId: seeded.linkId }, body: { title: 'Launch' } });
   const delivery = await eventually(async () => {

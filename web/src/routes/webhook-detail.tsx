@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Delivery, Workspace } from '@hop/shared';
+import { EVENT_TYPES, UpdateWebhookBodySchema, type Delivery, type EventType, type Workspace } from '@hop/shared';
+import { check } from '../form-errors.js';
 import { useApi } from '../api.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
@@ -59,6 +60,18 @@ function WebhookDetail({ workspace }: { workspace: Workspace }) {
           : <button type="button" className="secondary" onClick={() => void act(async () => { await api.call('enableWebhook', { params }); return 'Enabled.'; })}>Enable</button>}
         <button type="button" className="danger" onClick={() => { if (window.confirm('Delete this webhook?')) void act(async () => { await api.call('deleteWebhook', { params }); navigate(`/${workspace.slug}/webhooks`); }); }}>Delete webhook</button>
       </div>
+      <form className="card" onSubmit={(e) => {
+        e.preventDefault();
+        const checked = check(UpdateWebhookBodySchema, { events: new FormData(e.currentTarget).getAll('events') });
+        if (!checked.data) return setError(new Error(`Events: ${Object.values(checked.errors)[0]}`));
+        void act(async () => { await api.call('updateWebhook', { params, body: { events: checked.data.events as EventType[] } }); return 'Events saved.'; });
+      }}>
+        <fieldset className="checks">
+          <legend className="fieldset-label">Events</legend>
+          {EVENT_TYPES.map((t) => <label key={t}><input type="checkbox" name="events" value={t} defaultChecked={w.events.includes(t)} /> {t}</label>)}
+        </fieldset>
+        <button type="submit" className="secondary">Save events</button>
+      </form>
       <form className="inline card" onSubmit={(e) => { e.preventDefault(); const grace = Number(new FormData(e.currentTarget).get('grace') || 0); void act(async () => { const { data } = await api.call('rotateWebhookSecret', { params, body: { graceSeconds: grace } }); setSecret(data.secret); }); }}>
         <Field label="Old secret stays valid for (seconds)" name="grace" type="number" min={0} max={86400} defaultValue={3600} />
         <button type="submit" className="secondary">Rotate secret</button>
