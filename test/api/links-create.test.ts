@@ -3,8 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RESERVED_SLUGS } from '@hop/shared';
-import { addMember, apiKey, setPlan, SHORT_DOMAIN, signup, team, unique } from '../helpers/api.js';
-import { eventually, fails, idPattern, ISO_MS, rawFails, succeeds } from './support.js';
+import { addMember, apiKey, eventually, fails, idPattern, ISO_MS, rawFails, setPlan, SHORT_DOMAIN, signup, succeeds, team, unique } from '../helpers/api.js';
 
 const LINK_FIELDS = [
   'id', 'slug', 'domain', 'url', 'shortUrl', 'title', 'description', 'tags', 'expiresAt', 'expiredUrl', 'maxClicks',
@@ -327,7 +326,7 @@ test('status reads active, expired or limit_reached', async () => {
   const expired = await eventually(async () => {
     const { data } = await t.api.call('getLink', { params: { ...params, linkId: soon.id } });
     return data.status === 'active' ? undefined : data;
-  }, 'the link to expire', 5000);
+  }, 5000, 'the link to expire');
   assert.equal(expired.status, 'expired');
   assert.ok(Date.now() >= new Date(String(soon.expiresAt)).getTime() - 50);
   // limit_reached is covered with real visits in redirect.test.ts.
