@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { useAppCsp } from '../security-headers.js';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
 /** OpenAPI 3.1 generated from the shared zod contracts, at /v1/openapi.json, browsable at /docs. */
@@ -26,7 +27,11 @@ export const openApiPlugin = fp(
       transform: jsonSchemaTransform,
       transformObject: jsonSchemaTransformObject,
     });
-    await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+    // The reference is an application (scripts from this origin): it gets the app policy.
+    await app.register(async (docs) => {
+      docs.addHook('onRequest', useAppCsp);
+      await docs.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+    });
     app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   },
   { name: 'hop-openapi', dependencies: ['hop-error-handler'] },

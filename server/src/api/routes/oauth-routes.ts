@@ -18,16 +18,12 @@ const hidden = { schema: { hide: true } } as const;
 
 type Form = Record<string, string | undefined>;
 
-/** Pages that hand out grants are never framed (clickjacking), cached or leaked through Referer. */
+/**
+ * Pages that hand out grants are never cached; like every HTML page they are never framed
+ * (clickjacking) or leaked through Referer (api/security-headers.ts sets that for all of them).
+ */
 function sendPage(reply: FastifyReply, status: number, html: string) {
-  return reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .header('x-frame-options', 'DENY')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
-    .header('referrer-policy', 'no-referrer')
-    .type('text/html; charset=utf-8')
-    .send(html);
+  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
 }
 
 /** `redirectUri` with `params` added to its query (keeping what it had), per RFC 6749 4.1.2. */
@@ -152,10 +148,17 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
 
     if (form.action === 'login') {
       try {
-        const { token } = await users.login({ email: form.email ?? '', password: form.password ?? '' });
+        const { token } = await users.login({ email: form.email ?? '', password: form.password ?? '' }, { ip: req.ip });
         reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_TTL_SECONDS });
         return reply.redirect(self, 303);
       } catch (err) {
+        if (err instanceof HopError && err.code === 'RATE_LIMIT_EXCEEDED') {
+          const seconds = Number(err.details.retryAfter);
+          reply.header('retry-after', String(seconds));
+          const minutes = Math.ceil(seconds / 60);
+          return sendPage(reply, 429, loginPage({ clientName: client.name, csrf: csrf!, email: form.email,
+            error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }));
+        }
         if (!(err instanceof HopError) || (err.code !== 'UNAUTHORIZED' && err.code !== 'VALIDATION_ERROR')) throw err;
         return sendPage(reply, 401, loginPage({ clientName: client.name, csrf: csrf!, email: form.email, error: 'Wrong e-mail or password.' }));
       }
