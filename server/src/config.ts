@@ -104,7 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl,
     shortDomain,
     shortScheme: e.HOP_SHORT_SCHEME ?? (shortHost === 'localhost' || shortHost === '127.0.0.1' ? 'http' : 'https'),
-    dashboardUrl: (e.HOP_DASHBOARD_URL ?? baseUrl).replace(/\/+$/, ''),
+    dashboardUrl: (e.HOP_DASHBOARD_URL ?? `${baseUrl}/app`).replace(/\/+$/, ''),
     secret: e.HOP_SECRET,
     adminToken: e.HOP_ADMIN_TOKEN,
     metricsToken: e.HOP_METRICS_TOKEN,

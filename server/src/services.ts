@@ -164,7 +164,7 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     workspaces,
     members: createMembersService({
       db, clock, newId, workspaces,
-      acceptUrl: (token) => `${config.baseUrl}/v1/invites/${encodeURIComponent(token)}/accept`,
+      acceptUrl: (token) => `${config.dashboardUrl}/invites/${encodeURIComponent(token)}`,
       sendInvite,
     }),
     oauthClients,

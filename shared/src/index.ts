@@ -15,6 +15,7 @@ export * from './bulk.js';
 export * from './system.js';
 export * from './routes.js';
 export * from './usage.js';
+export * from './events.js';
 export * from './webhooks.js';
 export * from './webhook-signature.js';
 export * from './integration.js';

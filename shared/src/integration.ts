@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema, TimestampSchema } from './ids.js';
 import { DestinationUrlSchema, LinkSlugSchema } from './links.js';
-import { EventTypeSchema } from './webhooks.js';
+import { EventTypeSchema } from './events.js';
 
 /**
  * The surface automation platforms call (SPEC "Alternative shape", CONTRACT 9): bare bodies, the

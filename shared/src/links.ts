@@ -6,7 +6,7 @@ import { WorkspaceParamsSchema } from './workspaces.js';
 /** Words the redirector or the API own; a link slug may not be one of them (CONTRACT 4). */
 export const RESERVED_SLUGS = [
   'api', 'v1', 'oauth', 'q', 'qr', 'healthz', 'readyz', 'docs', 'static', 'assets', 'metrics',
-  'favicon.ico', 'robots.txt', '.well-known', 'admin', 'login', 'logout',
+  'favicon.ico', 'robots.txt', '.well-known', 'admin', 'login', 'logout', 'app',
 ] as const;
 
 export const LinkSlugSchema = z
@@ -16,10 +16,18 @@ export const LinkSlugSchema = z
   .regex(/^[A-Za-z0-9_-]+$/, 'may hold only A-Z, a-z, 0-9, _ and -')
   .refine((s) => !(RESERVED_SLUGS as readonly string[]).includes(s.toLowerCase()), 'is a reserved word');
 
-/** An absolute http(s) URL of at most 2,048 characters. */
+/**
+ * An absolute http(s) URL of at most 2,048 characters, stored normalised (WHATWG URL: scheme and
+ * host lower-cased, IDN hosts in punycode, IPv4 written as dotted quads, default ports and dot
+ * segments dropped). Control characters and backslashes are refused rather than silently dropped
+ * or read as `/`, so the URL stored is the one the user meant and the one checked for loops.
+ */
 export const DestinationUrlSchema = z
   .string()
   .max(2048)
+  // eslint-disable-next-line no-control-regex
+  .refine((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s), 'may not contain control characters (such as CR or LF)')
+  .refine((s) => !s.includes('\\'), 'may not contain a backslash')
   .refine((s) => {
     try {
       const u = new URL(s);
@@ -28,6 +36,16 @@ export const DestinationUrlSchema = z
       return false;
     }
   }, 'must be an absolute http or https URL')
+  .transform((s, ctx) => {
+    let href = s;
+    try {
+      href = new URL(s).href;
+    } catch {
+      return s; // already reported above
+    }
+    if (href.length > 2048) ctx.addIssue({ code: 'custom', message: 'is longer than 2,048 characters once normalised' });
+    return href;
+  })
   .meta({ example: 'https://example.com/launch' });
 
 export const TagSchema = z.string().trim().min(1).max(50).transform((t) => t.toLowerCase());

@@ -50,6 +50,16 @@ import {
  */
 export type RouteAuth = 'public' | 'credential' | 'session' | 'admin';
 
+/**
+ * Where a credential route's workspace comes from, resolved before its handler runs:
+ * - `path`: the `:workspaceId` in its path;
+ * - `link` / `qr`: the workspace of the link (`:linkId`) or QR code (`:qrId`) it names;
+ * - `credential`: the workspace the API key or OAuth token is bound to (refused to other credentials);
+ * - `none`: the route acts on the account, in no workspace.
+ * Membership, role, scope and both rate-limit buckets are checked against that workspace.
+ */
+export type WorkspaceSource = 'path' | 'link' | 'qr' | 'credential' | 'none';
+
 export interface RouteDef {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** Fastify-style path (`:param`); the client fills it in, OpenAPI shows `{param}`. */
@@ -57,9 +67,11 @@ export interface RouteDef {
   summary: string;
   tag: string;
   auth: RouteAuth;
+  /** Required for `credential` and `session` routes (the server refuses to start without it). */
+  workspace?: WorkspaceSource;
   /** Scope a key or OAuth token must carry. */
   scope?: Scope;
-  /** Weakest workspace role allowed, for routes with a `workspaceId`. */
+  /** Weakest workspace role allowed, for routes acting in a workspace. */
   role?: Role;
   status: 200 | 201;
   params?: z.ZodType;
@@ -89,89 +101,89 @@ export const routes = {
   }),
   getMe: route({
     method: 'GET', path: '/v1/me', summary: 'The user behind the credential', tag: 'auth',
-    auth: 'credential', status: 200, response: envelope(UserSchema),
+    auth: 'credential', workspace: 'none', status: 200, response: envelope(UserSchema),
   }),
 
   // Workspaces
   listWorkspaces: route({
     method: 'GET', path: '/v1/workspaces', summary: 'Workspaces the caller can access', tag: 'workspaces',
-    auth: 'credential', scope: 'workspaces:read', status: 200, response: envelope(z.array(WorkspaceSchema)),
+    auth: 'credential', workspace: 'none', scope: 'workspaces:read', status: 200, response: envelope(z.array(WorkspaceSchema)),
   }),
   createWorkspace: route({
     method: 'POST', path: '/v1/workspaces', summary: 'Create a workspace; the caller becomes owner',
-    tag: 'workspaces', auth: 'session', status: 201, body: CreateWorkspaceBodySchema,
+    tag: 'workspaces', auth: 'session', workspace: 'none', status: 201, body: CreateWorkspaceBodySchema,
     response: envelope(WorkspaceSchema),
   }),
   getWorkspace: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId', summary: 'One workspace', tag: 'workspaces',
-    auth: 'credential', scope: 'workspace:read', role: 'viewer', status: 200, params: WorkspaceParamsSchema,
+    auth: 'credential', workspace: 'path', scope: 'workspace:read', role: 'viewer', status: 200, params: WorkspaceParamsSchema,
     response: envelope(WorkspaceSchema),
   }),
   updateWorkspace: route({
     method: 'PATCH', path: '/v1/workspaces/:workspaceId', summary: 'Rename a workspace', tag: 'workspaces',
-    auth: 'credential', scope: 'workspace:write', role: 'owner', status: 200, params: WorkspaceParamsSchema,
+    auth: 'credential', workspace: 'path', scope: 'workspace:write', role: 'owner', status: 200, params: WorkspaceParamsSchema,
     body: UpdateWorkspaceBodySchema, response: envelope(WorkspaceSchema),
   }),
   deleteWorkspace: route({
     method: 'DELETE', path: '/v1/workspaces/:workspaceId', summary: 'Delete a workspace and everything in it',
-    tag: 'workspaces', auth: 'credential', scope: 'workspace:write', role: 'owner', status: 200,
+    tag: 'workspaces', auth: 'credential', workspace: 'path', scope: 'workspace:write', role: 'owner', status: 200,
     params: WorkspaceParamsSchema, response: envelope(WorkspaceSchema),
   }),
   getUsage: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/usage', summary: 'The plan, its limits and the quota left (rate limits, QR codes)',
-    tag: 'workspaces', auth: 'credential', scope: 'workspace:read', role: 'viewer', status: 200, params: WorkspaceParamsSchema,
+    tag: 'workspaces', auth: 'credential', workspace: 'path', scope: 'workspace:read', role: 'viewer', status: 200, params: WorkspaceParamsSchema,
     response: envelope(UsageSchema),
   }),
   listMembers: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/members', summary: 'Members of a workspace',
-    tag: 'workspaces', auth: 'credential', scope: 'workspace:read', role: 'viewer', status: 200,
+    tag: 'workspaces', auth: 'credential', workspace: 'path', scope: 'workspace:read', role: 'viewer', status: 200,
     params: WorkspaceParamsSchema, response: envelope(z.array(MemberSchema)),
   }),
 
   updateMember: route({
     method: 'PATCH', path: '/v1/workspaces/:workspaceId/members/:userId', summary: "Change a member's role (owner only)",
-    tag: 'members', auth: 'credential', scope: 'workspace:write', role: 'owner', status: 200,
+    tag: 'members', auth: 'credential', workspace: 'path', scope: 'workspace:write', role: 'owner', status: 200,
     params: MemberParamsSchema, body: UpdateMemberBodySchema, response: envelope(MemberSchema),
   }),
   removeMember: route({
     method: 'DELETE', path: '/v1/workspaces/:workspaceId/members/:userId',
-    summary: 'Remove a member (admins), or leave (yourself)', tag: 'members', auth: 'credential',
+    summary: 'Remove a member (admins), or leave (yourself)', tag: 'members', auth: 'credential', workspace: 'path',
     scope: 'workspace:write', role: 'viewer', status: 200, params: MemberParamsSchema, response: envelope(MemberSchema),
   }),
   createInvite: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/invites', summary: 'Invite someone by e-mail (token shown once)',
-    tag: 'members', auth: 'credential', scope: 'workspace:write', role: 'admin', status: 201,
+    tag: 'members', auth: 'credential', workspace: 'path', scope: 'workspace:write', role: 'admin', status: 201,
     params: WorkspaceParamsSchema, body: CreateInviteBodySchema, response: envelope(CreatedInviteSchema),
   }),
   listInvites: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/invites', summary: 'Pending invites', tag: 'members',
-    auth: 'credential', scope: 'workspace:read', role: 'admin', status: 200, params: WorkspaceParamsSchema,
+    auth: 'credential', workspace: 'path', scope: 'workspace:read', role: 'admin', status: 200, params: WorkspaceParamsSchema,
     response: envelope(z.array(InviteSchema)),
   }),
   revokeInvite: route({
     method: 'DELETE', path: '/v1/workspaces/:workspaceId/invites/:inviteId', summary: 'Revoke a pending invite',
-    tag: 'members', auth: 'credential', scope: 'workspace:write', role: 'admin', status: 200,
+    tag: 'members', auth: 'credential', workspace: 'path', scope: 'workspace:write', role: 'admin', status: 200,
     params: InviteParamsSchema, response: envelope(InviteSchema),
   }),
   acceptInvite: route({
     method: 'POST', path: '/v1/invites/:token/accept', summary: 'Join a workspace with an invite sent to your e-mail',
-    tag: 'members', auth: 'session', status: 200, params: InviteTokenParamsSchema, response: envelope(WorkspaceSchema),
+    tag: 'members', auth: 'session', workspace: 'none', status: 200, params: InviteTokenParamsSchema, response: envelope(WorkspaceSchema),
   }),
 
   // API keys
   listApiKeys: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/api-keys', summary: 'API keys (admins see all, others their own)',
-    tag: 'api-keys', auth: 'credential', scope: 'keys:manage', role: 'viewer', status: 200,
+    tag: 'api-keys', auth: 'credential', workspace: 'path', scope: 'keys:manage', role: 'viewer', status: 200,
     params: WorkspaceParamsSchema, response: envelope(z.array(ApiKeySchema)),
   }),
   createApiKey: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/api-keys', summary: 'Create an API key (shown once)',
-    tag: 'api-keys', auth: 'credential', scope: 'keys:manage', role: 'viewer', status: 201,
+    tag: 'api-keys', auth: 'credential', workspace: 'path', scope: 'keys:manage', role: 'viewer', status: 201,
     params: WorkspaceParamsSchema, body: CreateApiKeyBodySchema, response: envelope(CreatedApiKeySchema),
   }),
   deleteApiKey: route({
     method: 'DELETE', path: '/v1/workspaces/:workspaceId/api-keys/:keyId', summary: 'Revoke an API key',
-    tag: 'api-keys', auth: 'credential', scope: 'keys:manage', role: 'viewer', status: 200,
+    tag: 'api-keys', auth: 'credential', workspace: 'path', scope: 'keys:manage', role: 'viewer', status: 200,
     params: ApiKeyParamsSchema, response: envelope(ApiKeySchema),
   }),
 
@@ -179,23 +191,23 @@ export const routes = {
   // speaks RFC 6749 rather than the envelope and is registered beside the table.
   listOAuthClients: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/oauth-clients', summary: 'OAuth clients registered by a workspace',
-    tag: 'oauth', auth: 'credential', scope: 'keys:manage', role: 'admin', status: 200,
+    tag: 'oauth', auth: 'credential', workspace: 'path', scope: 'keys:manage', role: 'admin', status: 200,
     params: WorkspaceParamsSchema, response: envelope(z.array(OAuthClientSchema)),
   }),
   createOAuthClient: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/oauth-clients',
-    summary: 'Register an OAuth client (a confidential one gets a secret, shown once)', tag: 'oauth', auth: 'credential',
+    summary: 'Register an OAuth client (a confidential one gets a secret, shown once)', tag: 'oauth', auth: 'credential', workspace: 'path',
     scope: 'keys:manage', role: 'admin', status: 201, params: WorkspaceParamsSchema, body: CreateOAuthClientBodySchema,
     response: envelope(CreatedOAuthClientSchema),
   }),
   regenerateOAuthClientSecret: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/oauth-clients/:clientId/regenerate-secret',
-    summary: 'Replace the secret of a confidential client (the old one stops working)', tag: 'oauth', auth: 'credential',
+    summary: 'Replace the secret of a confidential client (the old one stops working)', tag: 'oauth', auth: 'credential', workspace: 'path',
     scope: 'keys:manage', role: 'admin', status: 200, params: OAuthClientParamsSchema, response: envelope(CreatedOAuthClientSchema),
   }),
   deleteOAuthClient: route({
     method: 'DELETE', path: '/v1/workspaces/:workspaceId/oauth-clients/:clientId',
-    summary: 'Delete an OAuth client and revoke every token issued to it', tag: 'oauth', auth: 'credential',
+    summary: 'Delete an OAuth client and revoke every token issued to it', tag: 'oauth', auth: 'credential', workspace: 'path',
     scope: 'keys:manage', role: 'admin', status: 200, params: OAuthClientParamsSchema, response: envelope(OAuthClientSchema),
   }),
 
@@ -209,49 +221,49 @@ export const routes = {
   // Links
   createLink: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/links', summary: 'Create a short link', tag: 'links',
-    auth: 'credential', scope: 'links:write', role: 'member', status: 201, params: WorkspaceParamsSchema,
+    auth: 'credential', workspace: 'path', scope: 'links:write', role: 'member', status: 201, params: WorkspaceParamsSchema,
     body: CreateLinkBodySchema, response: envelope(LinkSchema), idempotent: true,
   }),
   bulkCreateLinks: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/links/bulk', summary: 'Create up to 100 links, each on its own',
-    tag: 'links', auth: 'credential', scope: 'links:write', role: 'member', status: 200, params: WorkspaceParamsSchema,
+    tag: 'links', auth: 'credential', workspace: 'path', scope: 'links:write', role: 'member', status: 200, params: WorkspaceParamsSchema,
     body: BulkCreateLinksBodySchema, response: envelope(z.array(bulkResultSchema(LinkSchema))), idempotent: true,
   }),
   listLinks: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/links', summary: 'List and search links', tag: 'links',
-    auth: 'credential', scope: 'links:read', role: 'viewer', status: 200, params: WorkspaceParamsSchema,
+    auth: 'credential', workspace: 'path', scope: 'links:read', role: 'viewer', status: 200, params: WorkspaceParamsSchema,
     query: ListLinksQuerySchema, response: listEnvelope(LinkSchema),
   }),
   getLink: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/links/:linkId', summary: 'One link', tag: 'links',
-    auth: 'credential', scope: 'links:read', role: 'viewer', status: 200, params: LinkParamsSchema,
+    auth: 'credential', workspace: 'path', scope: 'links:read', role: 'viewer', status: 200, params: LinkParamsSchema,
     response: envelope(LinkSchema),
   }),
   updateLink: route({
     method: 'PATCH', path: '/v1/workspaces/:workspaceId/links/:linkId', summary: 'Change a link', tag: 'links',
-    auth: 'credential', scope: 'links:write', role: 'member', status: 200, params: LinkParamsSchema,
+    auth: 'credential', workspace: 'path', scope: 'links:write', role: 'member', status: 200, params: LinkParamsSchema,
     body: UpdateLinkBodySchema, response: envelope(LinkSchema),
   }),
   updateLinkById: route({
     method: 'PATCH', path: '/v1/links/:linkId', summary: 'Change a link, its workspace implied', tag: 'links',
-    auth: 'credential', scope: 'links:write', role: 'member', status: 200, params: BareLinkParamsSchema,
+    auth: 'credential', workspace: 'link', scope: 'links:write', role: 'member', status: 200, params: BareLinkParamsSchema,
     body: UpdateLinkBodySchema, response: envelope(LinkSchema),
   }),
   deleteLink: route({
     method: 'DELETE', path: '/v1/workspaces/:workspaceId/links/:linkId', summary: 'Delete a link', tag: 'links',
-    auth: 'credential', scope: 'links:write', role: 'member', status: 200, params: LinkParamsSchema,
+    auth: 'credential', workspace: 'path', scope: 'links:write', role: 'member', status: 200, params: LinkParamsSchema,
     response: envelope(LinkSchema),
   }),
 
   // Analytics
   getLinkAnalytics: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/links/:linkId/analytics', summary: 'Clicks of one link',
-    tag: 'analytics', auth: 'credential', scope: 'analytics:read', role: 'viewer', status: 200,
+    tag: 'analytics', auth: 'credential', workspace: 'path', scope: 'analytics:read', role: 'viewer', status: 200,
     params: LinkParamsSchema, query: AnalyticsQuerySchema, response: envelope(AnalyticsSchema),
   }),
   getWorkspaceAnalytics: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/analytics', summary: 'Clicks across a workspace, with top links',
-    tag: 'analytics', auth: 'credential', scope: 'analytics:read', role: 'viewer', status: 200,
+    tag: 'analytics', auth: 'credential', workspace: 'path', scope: 'analytics:read', role: 'viewer', status: 200,
     params: WorkspaceParamsSchema, query: WorkspaceAnalyticsQuerySchema, response: envelope(AnalyticsSchema),
   }),
 
@@ -259,25 +271,25 @@ export const routes = {
   // image bytes) is registered by the server beside these, outside the JSON table.
   createQrCode: route({
     method: 'POST', path: '/v1/links/:linkId/qr', summary: 'Create a QR code for a link (quota per plan and hour)',
-    tag: 'qr', auth: 'credential', scope: 'links:write', role: 'member', status: 201, params: LinkQrParamsSchema,
+    tag: 'qr', auth: 'credential', workspace: 'link', scope: 'links:write', role: 'member', status: 201, params: LinkQrParamsSchema,
     body: CreateQrCodeBodySchema, response: envelope(QrCodeSchema),
   }),
   listQrCodes: route({
     method: 'GET', path: '/v1/links/:linkId/qr', summary: 'QR codes of a link, newest first', tag: 'qr',
-    auth: 'credential', scope: 'links:read', role: 'viewer', status: 200, params: LinkQrParamsSchema,
+    auth: 'credential', workspace: 'link', scope: 'links:read', role: 'viewer', status: 200, params: LinkQrParamsSchema,
     query: ListQrCodesQuerySchema, response: listEnvelope(QrCodeSchema),
   }),
   getQrCode: route({
-    method: 'GET', path: '/v1/qr/:qrId', summary: 'One QR code', tag: 'qr', auth: 'credential', scope: 'links:read',
+    method: 'GET', path: '/v1/qr/:qrId', summary: 'One QR code', tag: 'qr', auth: 'credential', workspace: 'qr', scope: 'links:read',
     role: 'viewer', status: 200, params: QrParamsSchema, response: envelope(QrCodeSchema),
   }),
   deleteQrCode: route({
     method: 'DELETE', path: '/v1/qr/:qrId', summary: 'Delete a QR code (printed copies stop working)', tag: 'qr',
-    auth: 'credential', scope: 'links:write', role: 'member', status: 200, params: QrParamsSchema,
+    auth: 'credential', workspace: 'qr', scope: 'links:write', role: 'member', status: 200, params: QrParamsSchema,
     response: envelope(QrCodeSchema),
   }),
   getQrAnalytics: route({
-    method: 'GET', path: '/v1/qr/:qrId/analytics', summary: 'Scans of one QR code', tag: 'qr', auth: 'credential',
+    method: 'GET', path: '/v1/qr/:qrId/analytics', summary: 'Scans of one QR code', tag: 'qr', auth: 'credential', workspace: 'qr',
     scope: 'analytics:read', role: 'viewer', status: 200, params: QrParamsSchema, query: QrAnalyticsQuerySchema,
     response: envelope(QrAnalyticsSchema),
   }),
@@ -285,130 +297,130 @@ export const routes = {
   // Custom domains (CONTRACT 8)
   listDomains: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/domains', summary: 'Custom domains of a workspace', tag: 'domains',
-    auth: 'credential', scope: 'domains:read', role: 'viewer', status: 200, params: WorkspaceParamsSchema,
+    auth: 'credential', workspace: 'path', scope: 'domains:read', role: 'viewer', status: 200, params: WorkspaceParamsSchema,
     response: envelope(z.array(DomainSchema)),
   }),
   addDomain: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/domains', summary: 'Add a custom domain (verify it next)',
-    tag: 'domains', auth: 'credential', scope: 'workspace:write', role: 'admin', status: 201, params: WorkspaceParamsSchema,
+    tag: 'domains', auth: 'credential', workspace: 'path', scope: 'workspace:write', role: 'admin', status: 201, params: WorkspaceParamsSchema,
     body: AddDomainBodySchema, response: envelope(DomainSchema),
   }),
   verifyDomain: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/domains/:domainId/verify',
     summary: 'Check the TXT record at _hop-challenge.{name}; 400 with the reason when it does not match',
-    tag: 'domains', auth: 'credential', scope: 'workspace:write', role: 'admin', status: 200, params: DomainParamsSchema,
+    tag: 'domains', auth: 'credential', workspace: 'path', scope: 'workspace:write', role: 'admin', status: 200, params: DomainParamsSchema,
     response: envelope(DomainSchema),
   }),
   removeDomain: route({
     method: 'DELETE', path: '/v1/workspaces/:workspaceId/domains/:domainId',
-    summary: 'Remove a custom domain (409 while links use it)', tag: 'domains', auth: 'credential',
+    summary: 'Remove a custom domain (409 while links use it)', tag: 'domains', auth: 'credential', workspace: 'path',
     scope: 'workspace:write', role: 'admin', status: 200, params: DomainParamsSchema, response: envelope(DomainSchema),
   }),
 
   // Tags (CONTRACT 8)
   listTags: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/tags', summary: 'Tags in use, with how many links carry each',
-    tag: 'tags', auth: 'credential', scope: 'tags:read', role: 'viewer', status: 200, params: WorkspaceParamsSchema,
+    tag: 'tags', auth: 'credential', workspace: 'path', scope: 'tags:read', role: 'viewer', status: 200, params: WorkspaceParamsSchema,
     response: envelope(z.array(TagSummarySchema)),
   }),
   renameTag: route({
     method: 'PATCH', path: '/v1/workspaces/:workspaceId/tags/:name', summary: 'Rename a tag on every link (merging with an existing tag)',
-    tag: 'tags', auth: 'credential', scope: 'links:write', role: 'admin', status: 200, params: TagParamsSchema,
+    tag: 'tags', auth: 'credential', workspace: 'path', scope: 'links:write', role: 'admin', status: 200, params: TagParamsSchema,
     body: RenameTagBodySchema, response: envelope(TagSummarySchema),
   }),
   deleteTag: route({
     method: 'DELETE', path: '/v1/workspaces/:workspaceId/tags/:name', summary: 'Remove a tag from every link',
-    tag: 'tags', auth: 'credential', scope: 'links:write', role: 'admin', status: 200, params: TagParamsSchema,
+    tag: 'tags', auth: 'credential', workspace: 'path', scope: 'links:write', role: 'admin', status: 200, params: TagParamsSchema,
     response: envelope(TagSummarySchema),
   }),
 
   // Webhooks (Pro plan and up)
   listWebhooks: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/webhooks', summary: 'Webhooks of a workspace', tag: 'webhooks',
-    auth: 'credential', scope: 'webhooks:manage', role: 'admin', status: 200, params: WorkspaceParamsSchema,
+    auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', status: 200, params: WorkspaceParamsSchema,
     response: envelope(z.array(WebhookSchema)),
   }),
   createWebhook: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/webhooks', summary: 'Create a webhook (secret shown once)',
-    tag: 'webhooks', auth: 'credential', scope: 'webhooks:manage', role: 'admin', status: 201, params: WorkspaceParamsSchema,
+    tag: 'webhooks', auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', status: 201, params: WorkspaceParamsSchema,
     body: CreateWebhookBodySchema, response: envelope(CreatedWebhookSchema), idempotent: true,
   }),
   getWebhook: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/webhooks/:webhookId', summary: 'One webhook', tag: 'webhooks',
-    auth: 'credential', scope: 'webhooks:manage', role: 'admin', status: 200, params: WebhookParamsSchema,
+    auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', status: 200, params: WebhookParamsSchema,
     response: envelope(WebhookSchema),
   }),
   updateWebhook: route({
     method: 'PATCH', path: '/v1/workspaces/:workspaceId/webhooks/:webhookId', summary: 'Change a webhook', tag: 'webhooks',
-    auth: 'credential', scope: 'webhooks:manage', role: 'admin', status: 200, params: WebhookParamsSchema,
+    auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', status: 200, params: WebhookParamsSchema,
     body: UpdateWebhookBodySchema, response: envelope(WebhookSchema),
   }),
   deleteWebhook: route({
     method: 'DELETE', path: '/v1/workspaces/:workspaceId/webhooks/:webhookId', summary: 'Delete a webhook', tag: 'webhooks',
-    auth: 'credential', scope: 'webhooks:manage', role: 'admin', status: 200, params: WebhookParamsSchema,
+    auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', status: 200, params: WebhookParamsSchema,
     response: envelope(WebhookSchema),
   }),
   rotateWebhookSecret: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/webhooks/:webhookId/rotate-secret',
     summary: 'Issue a new secret, optionally signing with the old one too for a grace period', tag: 'webhooks',
-    auth: 'credential', scope: 'webhooks:manage', role: 'admin', status: 200, params: WebhookParamsSchema,
+    auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', status: 200, params: WebhookParamsSchema,
     body: RotateSecretBodySchema, response: envelope(RotatedSecretSchema),
   }),
   testWebhook: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/webhooks/:webhookId/test',
-    summary: 'Send a sample event now and report the answer', tag: 'webhooks', auth: 'credential',
+    summary: 'Send a sample event now and report the answer', tag: 'webhooks', auth: 'credential', workspace: 'path',
     scope: 'webhooks:manage', role: 'admin', status: 200, params: WebhookParamsSchema, body: TestWebhookBodySchema,
     response: envelope(WebhookTestResultSchema),
   }),
   enableWebhook: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/webhooks/:webhookId/enable', summary: 'Re-enable a disabled webhook',
-    tag: 'webhooks', auth: 'credential', scope: 'webhooks:manage', role: 'admin', status: 200,
+    tag: 'webhooks', auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', status: 200,
     params: WebhookParamsSchema, response: envelope(WebhookSchema),
   }),
   listDeliveries: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/webhooks/:webhookId/deliveries', summary: 'Delivery history',
-    tag: 'webhooks', auth: 'credential', scope: 'webhooks:manage', role: 'admin', status: 200,
+    tag: 'webhooks', auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', status: 200,
     params: WebhookParamsSchema, query: ListDeliveriesQuerySchema, response: listEnvelope(DeliverySchema),
   }),
   retryDelivery: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/webhooks/:webhookId/deliveries/:deliveryId/retry',
-    summary: 'Send a delivery again (same delivery id)', tag: 'webhooks', auth: 'credential', scope: 'webhooks:manage',
+    summary: 'Send a delivery again (same delivery id)', tag: 'webhooks', auth: 'credential', workspace: 'path', scope: 'webhooks:manage',
     role: 'admin', status: 200, params: DeliveryParamsSchema, response: envelope(DeliverySchema),
   }),
 
   reportStreamResult: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/events/stream/results',
     summary: 'Report what a local receiver answered to a forwarded stream event (hop webhooks tail)', tag: 'webhooks',
-    auth: 'credential', scope: 'webhooks:manage', role: 'admin', status: 201, params: WorkspaceParamsSchema,
+    auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', status: 201, params: WorkspaceParamsSchema,
     body: StreamResultBodySchema, response: envelope(StreamResultSchema),
   }),
   listStreamResults: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/events/stream/results',
-    summary: 'Recent local results reported by hop webhooks tail, newest first', tag: 'webhooks', auth: 'credential',
+    summary: 'Recent local results reported by hop webhooks tail, newest first', tag: 'webhooks', auth: 'credential', workspace: 'path',
     scope: 'webhooks:manage', role: 'admin', status: 200, params: WorkspaceParamsSchema, query: ListStreamResultsQuerySchema,
     response: envelope(z.array(StreamResultSchema)),
   }),
 
   // Integration surface for automation platforms: bare bodies, the credential's workspace.
   integrationSubscribe: route({
-    method: 'POST', path: '/api/v1/webhooks', summary: 'REST hook: subscribe', tag: 'integration', auth: 'credential',
+    method: 'POST', path: '/api/v1/webhooks', summary: 'REST hook: subscribe', tag: 'integration', auth: 'credential', workspace: 'credential',
     scope: 'webhooks:manage', role: 'admin', status: 201, body: IntegrationSubscribeBodySchema, response: IntegrationWebhookSchema, bare: true,
   }),
   integrationUnsubscribe: route({
     method: 'DELETE', path: '/api/v1/webhooks/:webhookId', summary: 'REST hook: unsubscribe', tag: 'integration',
-    auth: 'credential', scope: 'webhooks:manage', role: 'admin', status: 200, params: IntegrationWebhookParamsSchema,
+    auth: 'credential', workspace: 'credential', scope: 'webhooks:manage', role: 'admin', status: 200, params: IntegrationWebhookParamsSchema,
     response: IntegrationWebhookSchema, bare: true,
   }),
   integrationCreateLink: route({
-    method: 'POST', path: '/api/v1/links', summary: 'Create a link', tag: 'integration', auth: 'credential',
+    method: 'POST', path: '/api/v1/links', summary: 'Create a link', tag: 'integration', auth: 'credential', workspace: 'credential',
     scope: 'links:write', role: 'member', status: 201, body: IntegrationCreateLinkBodySchema, response: LinkSchema, bare: true, idempotent: true,
   }),
   integrationPollLinks: route({
     method: 'GET', path: '/api/v1/links', summary: 'Polling trigger: newest links first', tag: 'integration',
-    auth: 'credential', scope: 'links:read', role: 'viewer', status: 200, query: IntegrationPollQuerySchema, response: z.array(LinkSchema), bare: true,
+    auth: 'credential', workspace: 'credential', scope: 'links:read', role: 'viewer', status: 200, query: IntegrationPollQuerySchema, response: z.array(LinkSchema), bare: true,
   }),
   integrationMe: route({
-    method: 'GET', path: '/api/v1/me', summary: 'Connection test', tag: 'integration', auth: 'credential', role: 'viewer', status: 200,
+    method: 'GET', path: '/api/v1/me', summary: 'Connection test', tag: 'integration', auth: 'credential', workspace: 'credential', role: 'viewer', status: 200,
     response: IntegrationMeSchema, bare: true,
   }),
 } as const;

@@ -2,24 +2,7 @@ import { z } from 'zod';
 import { idSchema, TimestampSchema } from './ids.js';
 import { PageQuerySchema } from './envelope.js';
 import { WorkspaceParamsSchema } from './workspaces.js';
-
-export const EVENT_TYPES = ['link.clicked', 'link.created', 'link.updated', 'link.deleted', 'link.expired', 'qr.scanned'] as const;
-export const EventTypeSchema = z.enum(EVENT_TYPES);
-export type EventType = z.infer<typeof EventTypeSchema>;
-
-/** The envelope of every event, as delivered (SPEC "Event envelope"). */
-export const EventSchema = z
-  .object({
-    id: idSchema('evt'),
-    type: EventTypeSchema,
-    timestamp: TimestampSchema,
-    workspaceId: idSchema('ws'),
-    data: z.record(z.string(), z.unknown()),
-    /** Present on events sent by the `test` endpoint. */
-    test: z.boolean().optional(),
-  })
-  .meta({ id: 'Event' });
-export type HopEvent = z.infer<typeof EventSchema>;
+import { EVENT_TYPES, EventTypeSchema } from './events.js';
 
 const WebhookUrlSchema = z.string().max(2048).url();
 
@@ -50,13 +33,8 @@ export type CreateWebhookBody = z.infer<typeof CreateWebhookBodySchema>;
 export const CreatedWebhookSchema = WebhookSchema.extend({ secret: z.string() });
 export type CreatedWebhook = z.infer<typeof CreatedWebhookSchema>;
 
-export const UpdateWebhookBodySchema = z
-  .strictObject({
-    url: WebhookUrlSchema,
-    events: z.array(EventTypeSchema).min(1).max(EVENT_TYPES.length),
-    description: z.string().max(500).nullable(),
-    isActive: z.boolean(),
-  })
+/** Any subset of the creation fields, plus `isActive`. */
+export const UpdateWebhookBodySchema = CreateWebhookBodySchema.extend({ isActive: z.boolean() })
   .partial()
   .refine((b) => Object.keys(b).length > 0, 'name at least one field to change');
 export type UpdateWebhookBody = z.infer<typeof UpdateWebhookBodySchema>;

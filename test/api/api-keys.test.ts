@@ -126,9 +126,11 @@ test('scopes are enforced: 403 INSUFFICIENT_SCOPE with requiredScope and granted
   await succeeds(writer.api, 'updateLinkById', { params: { linkId: link.id }, body: { title: 'ok' } });
   await succeeds(writer.api, 'deleteLink', { params: { ...params, linkId: link.id } });
 
-  // keys:manage lets a key manage keys.
+  // keys:manage lets a key manage keys, never grant a scope it does not hold (CONTRACT 11).
   const manager = await apiKey(t, ['keys:manage']);
-  const made = await succeeds(manager.api, 'createApiKey', { params, body: { name: 'made by key', scopes: ['links:read'] } });
+  const e4 = await fails(manager.api, 'createApiKey', { params, body: { name: 'made by key', scopes: ['links:read'] } }, 'INSUFFICIENT_SCOPE', 403);
+  assert.equal(e4.details.requiredScope, 'links:read');
+  const made = await succeeds(manager.api, 'createApiKey', { params, body: { name: 'made by key', scopes: ['keys:manage'] } });
   await succeeds(manager.api, 'deleteApiKey', { params: { ...params, keyId: made.body.data.id } });
 });
 

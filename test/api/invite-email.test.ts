@@ -75,7 +75,7 @@ test('an unreachable SMTP server does not fail the invite: it is created and ans
   const server = await serverWith(`smtp://127.0.0.1:${await freePort()}`);
   const t = await team('free', server.url);
   const { data: invite } = await t.api.call('createInvite', { params: { workspaceId: t.workspaceId }, body: { email: 'nobody@example.test', role: 'member' } });
-  assert.match(invite.acceptUrl, /\/v1\/invites\/.+\/accept$/);
+  assert.match(invite.acceptUrl, /\/app\/invites\/hopinv_[^/]+$/);
   const { data: list } = await t.api.call('listInvites', { params: { workspaceId: t.workspaceId } });
   assert.equal(list.length, 1);
 });

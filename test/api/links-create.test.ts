@@ -108,7 +108,7 @@ test('every reserved word is refused as a slug, in any case, with VALIDATION_ERR
   const t = await team();
   const params = { workspaceId: t.workspaceId };
   const words = ['api', 'v1', 'oauth', 'q', 'qr', 'healthz', 'readyz', 'docs', 'static', 'assets', 'metrics',
-    'favicon.ico', 'robots.txt', '.well-known', 'admin', 'login', 'logout'];
+    'favicon.ico', 'robots.txt', '.well-known', 'admin', 'login', 'logout', 'app'];
   assert.deepEqual([...RESERVED_SLUGS].sort(), [...words].sort(), 'the shared list is the contract list');
   for (const word of words) {
     for (const slug of [word, word.toUpperCase(), word[0].toUpperCase() + word.slice(1)]) {
@@ -281,7 +281,7 @@ test('password protection needs pro: 403 TIER_REQUIRED on free, accepted on pro 
   assert.equal(err.details.feature, 'password_protection');
   assert.equal(err.details.currentPlan, 'free');
   assert.equal(err.details.requiredPlan, 'pro');
-  assert.match(String(err.details.upgradeUrl), new RegExp(`^https?://[^/]+/${t.slug}/settings/billing$`));
+  assert.match(String(err.details.upgradeUrl), new RegExp(`^https?://[^/]+/app/${t.slug}/settings/billing$`));
   // Starter is not enough either.
   await setPlan(t.workspaceId, 'starter');
   const e2 = await fails(t.api, 'createLink', { params, body: { url: 'https://example.com/', password: 'hunter2hunter2' } }, 'TIER_REQUIRED', 403);

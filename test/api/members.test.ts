@@ -18,7 +18,7 @@ test('an invite is accepted by the user with that e-mail, who joins with the rol
     body: { email: invitee.email.toUpperCase(), role: 'member' },
   });
   assert.match(invite.token, /^hopinv_/);
-  assert.ok(invite.acceptUrl.endsWith(`/v1/invites/${invite.token}/accept`));
+  assert.ok(invite.acceptUrl.endsWith(`/app/invites/${invite.token}`), 'the dashboard page that signs in and accepts');
   assert.ok(new Date(invite.expiresAt).getTime() - Date.now() > 6.9 * 24 * 3600e3);
 
   const listed = await t.api.call('listInvites', { params: { workspaceId: t.workspaceId } });

@@ -125,7 +125,7 @@ test('enterprise limits set through the admin API apply at once; the hourly wind
   const t = await team('free', server.url);
   const admin = await client({}, server.url).raw('PATCH', `/v1/admin/workspaces/${t.workspaceId}`, {
     body: { plan: 'enterprise', rateLimit: { perHour: 6, perMinute: 50 } },
-    headers: { 'x-admin-token': ADMIN_TOKEN },
+    headers: { 'x-admin-token': ADMIN_TOKEN, 'x-forwarded-for': randomIp() },
   });
   assert.equal(admin.status, 200, admin.text);
   const key = await apiKey(t, ['workspace:read']); // 1 of 6 this hour
@@ -138,11 +138,86 @@ test('enterprise limits set through the admin API apply at once; the hourly wind
   assert429(await getWs(key.api, t.workspaceId), 6, '1h');
   // Without custom values an enterprise workspace has business limits.
   await client({}, server.url).raw('PATCH', `/v1/admin/workspaces/${t.workspaceId}`, {
-    body: { plan: 'enterprise', rateLimit: null }, headers: { 'x-admin-token': ADMIN_TOKEN },
+    body: { plan: 'enterprise', rateLimit: null }, headers: { 'x-admin-token': ADMIN_TOKEN, 'x-forwarded-for': randomIp() },
   });
   const res = await getWs(key.api, t.workspaceId);
   assert.equal(res.status, 200);
   assert.equal(limits(res).limit, 2000);
+});
+
+test('a route whose workspace is implied counts on that workspace at its plan: PATCH /v1/links/{id} is refused once the free workspace is', async () => {
+  await freshMinute();
+  const t = await team('free', server.url);
+  // The same user owns a business workspace: outside any workspace their session gets 2000 a minute.
+  const { data: big } = await t.api.call('createWorkspace', { body: { name: 'Big', slug: unique('ws-') } });
+  await setPlan(big.id, 'business', server.url);
+  const { data: link } = await t.api.call('createLink', { params: { workspaceId: t.workspaceId }, body: { url: 'https://example.com/implied' } }); // 1 on the workspace
+  const key = await apiKey(t, ['links:read']); // 2
+  let counted = 2;
+  let res = await key.api.raw('GET', `/v1/workspaces/${t.workspaceId}/links`);
+  while (res.status === 200) {
+    counted++;
+    res = await key.api.raw('GET', `/v1/workspaces/${t.workspaceId}/links`);
+  }
+  assert.equal(counted, 20);
+  assert429(res, 20, '1m');
+  // The owner's session names the workspace only through the link, or the link's QR codes.
+  assert429(await t.api.raw('PATCH', `/v1/links/${link.id}`, { body: { title: 'still limited' } }), 20, '1m');
+  assert429(await t.api.raw('GET', `/v1/links/${link.id}/qr`), 20, '1m');
+  // The business workspace and the account itself are not refused, at their own limits.
+  const me = await t.api.raw('GET', '/v1/me');
+  assert.equal(me.status, 200);
+  assert.equal(limits(me).limit, 2000);
+  const bigRes = await getWs(t.api, big.id);
+  assert.equal(bigRes.status, 200);
+  assert.equal(limits(bigRes).limit, 2000);
+});
+
+test('X-RateLimit-Remaining is true for one user working in workspaces on different plans', async () => {
+  await freshMinute();
+  const t = await team('free', server.url); // createWorkspace: 1 on the session
+  const { data: pro } = await t.api.call('createWorkspace', { body: { name: 'Pro', slug: unique('ws-') } }); // 2
+  await setPlan(pro.id, 'pro', server.url);
+  let session = 2;
+  for (let i = 1; i <= 30; i++) {
+    const res = await getWs(t.api, pro.id);
+    session++;
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual([limits(res).limit, limits(res).remaining], [500, 500 - session]);
+  }
+  // The free workspace: its own 20, each answer saying exactly what is left; then refused.
+  for (let i = 1; i <= 20; i++) {
+    const res = await getWs(t.api, t.workspaceId);
+    session++;
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual([limits(res).limit, limits(res).remaining], [20, 20 - i], `request ${i} on the free workspace`);
+  }
+  assert429(await getWs(t.api, t.workspaceId), 20, '1m');
+  // The refusal spent nothing; the pro workspace still answers, with the session's true count.
+  const res = await getWs(t.api, pro.id);
+  session++;
+  assert.equal(res.status, 200);
+  assert.deepEqual([limits(res).limit, limits(res).remaining], [500, 500 - session]);
+});
+
+test('X-Admin-Token guesses are limited like API keys: 30 a minute per address, the right token included once over', async () => {
+  await freshMinute(20_000);
+  const t = await team('free', server.url);
+  const ip = randomIp();
+  const attempt = (token: string, from = ip) => client({}, server.url).raw('PATCH', `/v1/admin/workspaces/${t.workspaceId}`, {
+    body: { plan: 'pro' }, headers: { 'x-admin-token': token, 'x-forwarded-for': from },
+  });
+  for (let i = 1; i <= 30; i++) {
+    const res = await attempt(`guess-${i}`);
+    assert.equal(res.status, 401, res.text);
+    assert.deepEqual([limits(res).limit, limits(res).remaining], [30, 30 - i]);
+  }
+  assert429(await attempt('guess-31'), 30, '1m');
+  // Over the limit the right token is refused as well: a guess cannot be told right from wrong.
+  assert429(await attempt(ADMIN_TOKEN), 30, '1m');
+  assert.equal((await t.api.call('getWorkspace', { params: { workspaceId: t.workspaceId } })).data.plan, 'free');
+  // The operator elsewhere is served.
+  assert.equal((await attempt(ADMIN_TOKEN, randomIp())).status, 200);
 });
 
 test('without a credential, sign-up and log-in are limited per address (30 a minute)', async () => {

@@ -3,11 +3,17 @@
 // OAuth token lacking its scope, and 403 FORBIDDEN (with requiredRole) to a member whose role is
 // below the declared one, with a session and with a key. Routes are found in the document and
 // their rules read from shared/src/routes.ts, so a new route is covered the day it is added.
+// Every route also declares where its workspace comes from (CONTRACT 11), checked against its path;
+// each one acting in a workspace answers 404 to an outsider and to a key bound elsewhere, with the
+// X-RateLimit-* headers; and no route file checks membership by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ROLES, SCOPES, routes, type RouteDef, type RouteName, type Role, type Scope } from '@hop/shared';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ROLES, SCOPES, routes, type RouteDef, type RouteName, type Role, type Scope, type WorkspaceSource } from '@hop/shared';
 import { fillPath, type HopClient, type RawResponse } from '@hop/shared/client';
-import { addMember, anonymous, apiKey, client, team, type Team } from '../helpers/api.js';
+import { addMember, anonymous, apiKey, client, team, unique, type Team } from '../helpers/api.js';
 import { oauthTokens } from '../helpers/oauth.js';
 
 type Doc = { paths: Record<string, Record<string, { operationId?: string }>> };
@@ -111,4 +117,71 @@ test('every credential route declares its rules: a scope (but getMe/integrationM
       assert.ok(def.role, `${name} declares a role`);
     }
   }
+});
+
+/** The source a route's path implies: what its declaration must say. */
+function impliedSource(def: RouteDef): WorkspaceSource {
+  if (def.path.includes(':workspaceId')) return 'path';
+  if (def.path.startsWith('/api/v1/')) return 'credential';
+  if (def.path.includes(':linkId')) return 'link';
+  if (def.path.includes(':qrId')) return 'qr';
+  return 'none';
+}
+
+test('every credential route declares where its workspace comes from, matching its path, with a role wherever it acts in one', () => {
+  const problems: string[] = [];
+  for (const [name, def] of Object.entries(routes) as [RouteName, RouteDef][]) {
+    if (def.auth === 'public' || def.auth === 'admin') {
+      if (def.workspace) problems.push(`${name}: ${def.auth} routes resolve no workspace`);
+      continue;
+    }
+    if (!def.workspace) problems.push(`${name}: declares no workspace source`);
+    else if (def.workspace !== impliedSource(def)) problems.push(`${name}: declares ${def.workspace}, its path implies ${impliedSource(def)}`);
+    if (def.workspace && def.workspace !== 'none' && !def.role) problems.push(`${name}: acts in a workspace but declares no role`);
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('no route file checks membership or roles by hand: the access hook is the only place', () => {
+  const dir = fileURLToPath(new URL('../../server/src/api/routes/', import.meta.url));
+  const byHand = /requireMembership|workspaces\.membership\(|roleAtLeast\(|\bauthorize\(|authenticate\(/;
+  const offenders = readdirSync(dir).filter((f) => f.endsWith('.ts') && byHand.test(readFileSync(join(dir, f), 'utf8')));
+  assert.deepEqual(offenders, []);
+});
+
+test('every route acting in a workspace enforces it: an outsider gets 404 with the X-RateLimit-* headers, a key bound elsewhere too, a session on /api/v1 403', { timeout: 120_000 }, async () => {
+  const owner = await team('pro');
+  const { data: link } = await owner.api.call('createLink', { params: { workspaceId: owner.workspaceId }, body: { url: 'https://example.com/outsider' } });
+  const { data: qr } = await owner.api.call('createQrCode', { params: { linkId: link.id }, body: {} });
+  const params = paramsFor(owner, link.id, qr.id, owner.userId);
+  // A stranger with every scope and the owner role of a workspace of their own.
+  const stranger = await team('pro');
+  const strangerKey = (await apiKey(stranger, [...SCOPES])).api;
+  // The owner's own key, bound to another workspace of theirs: it sees nothing of the first.
+  const { data: other } = await owner.api.call('createWorkspace', { body: { name: 'Other', slug: unique('ws-') } });
+  const elsewhere = (await apiKey({ ...owner, workspaceId: other.id }, [...SCOPES])).api;
+
+  const problems: string[] = [];
+  const expectRefused = (name: string, who: string, res: RawResponse, status: number, code: string) => {
+    if (res.status !== status || errorOf(res)?.code !== code) problems.push(`${name} (${who}): expected ${status} ${code}, got ${res.status} ${res.text.slice(0, 160)}`);
+    if (!res.headers['x-ratelimit-limit'] || !res.headers['x-ratelimit-remaining'] || !res.headers['x-ratelimit-reset']) {
+      problems.push(`${name} (${who}): the refusal carries no X-RateLimit-* headers`);
+    }
+  };
+  let walked = 0;
+  for (const [name, def] of Object.entries(routes) as [RouteName, RouteDef][]) {
+    if (def.auth === 'public' || def.auth === 'admin' || !def.workspace || def.workspace === 'none') continue;
+    walked++;
+    if (def.workspace === 'credential') {
+      expectRefused(name, 'session', await callRoute(owner.api, def, params, name), 403, 'FORBIDDEN');
+      continue;
+    }
+    expectRefused(name, 'stranger session', await callRoute(stranger.api, def, params, name), 404, 'NOT_FOUND');
+    expectRefused(name, 'stranger key', await callRoute(strangerKey, def, params, name), 404, 'NOT_FOUND');
+    expectRefused(name, "owner's key of another workspace", await callRoute(elsewhere, def, params, name), 404, 'NOT_FOUND');
+  }
+  assert.ok(walked >= 50, `walked ${walked} routes`);
+  assert.deepEqual(problems, []);
+  // And the owner still reaches them all: nothing above was refused for the wrong reason.
+  assert.equal((await owner.api.raw('GET', `/v1/qr/${qr.id}`)).status, 200);
 });

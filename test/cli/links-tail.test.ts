@@ -2,7 +2,7 @@
 // the short link. Runs against the shared test server (the stream needs no plan).
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { HopEvent, Link } from '@hop/shared';
+import type { Link, VisitEvent } from '@hop/shared';
 import { API_URL, BROWSER_UA, team, visit, type Team } from '../helpers/api.js';
 import { hopSession } from './run-hop.js';
 import { spawnHop, type TailProcess } from './tail-process.js';
@@ -27,7 +27,7 @@ async function withTail(args: string[], fn: (tail: TailProcess) => Promise<void>
   }
 }
 
-type ClickEvent = HopEvent & { data: { linkId: string; slug: string; country: string | null; device: string; browser: string; referrer: string | null; isBot: boolean } };
+type ClickEvent = VisitEvent;
 
 test('--json: a ready line, then a browser visit with country, device, browser and referrer, and a bot visit flagged', async () => {
   const link = await newLink('https://example.com/tail-clicks');

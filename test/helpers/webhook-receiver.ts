@@ -58,6 +58,10 @@ export async function startReceiver(opts: { tls?: { key: Buffer; cert: Buffer };
     setResponder(fn: (req: ReceivedRequest) => number | Promise<number>) {
       respond = fn;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // The dispatcher keeps its connections alive: end them, or close() waits for their timeout.
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
   };
 }

@@ -24,6 +24,7 @@ import { webhookRoutes } from './routes/webhook-routes.js';
 import { eventStreamRoutes } from './routes/event-stream-routes.js';
 import { integrationRoutes } from './routes/integration-routes.js';
 import { oauthRoutes } from './routes/oauth-routes.js';
+import { dashboardStatic } from './dashboard-static.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -112,6 +113,9 @@ export async function buildApp(
     await scope.register(async (oauthScope) => oauthRoutes(oauthScope, { ...deps, baseUrl: config.baseUrl }));
   });
   await app.register(async (scope) => systemRoutes(scope, deps));
+  // The dashboard, when HOP_DASHBOARD_URL names a path of this server (default {base_url}/app).
+  const dashboardPath = new URL(config.dashboardUrl).pathname;
+  if (!config.disabled.has('api') && dashboardPath !== '/') await app.register(async (scope) => dashboardStatic(scope, { mountPath: dashboardPath }));
   if (!config.disabled.has('redirector')) await app.register(redirectRoutes, { redirector: services.redirector, hostDomains: services.hostDomains, qrTargets: services.qrTargets });
   return app;
 }

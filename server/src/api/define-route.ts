@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorBodySchema, routes, type RouteName, type Routes } from '@hop/shared';
+import { ErrorBodySchema, routes, type RouteName, type Routes, type WorkspaceSource } from '@hop/shared';
 import type { z } from 'zod';
+import type { Actor } from '../domain/auth/actor.js';
 import type { Principal } from '../domain/auth/credentials.js';
-import type { Membership } from '../domain/workspaces/workspaces-service.js';
 import type { Services } from '../services.js';
-import { authorize } from './plugins/authentication.js';
-import { limitRefused, limitRequest } from './plugins/rate-limits.js';
+import { assertDeclaresAccess, enforceAccess } from './plugins/access.js';
 import { HopError } from '../domain/errors.js';
 
 type Out<N extends RouteName> = Routes[N] extends { bare: true }
@@ -14,14 +13,21 @@ type Out<N extends RouteName> = Routes[N] extends { bare: true }
   : Omit<z.output<Routes[N]['response']>, 'success'>;
 type In<N extends RouteName, K extends 'params' | 'query' | 'body'> = Routes[N] extends { [P in K]: infer S extends z.ZodType } ? z.output<S> : undefined;
 
+/**
+ * Who calls, as the route's declaration resolved it: in a workspace (the route's `workspace`
+ * source), the actor with its role there; on the account (`none`), the credential; else nothing.
+ */
+type ActorOf<N extends RouteName> = Routes[N] extends { workspace: 'none' }
+  ? Principal
+  : Routes[N] extends { workspace: WorkspaceSource }
+    ? Actor
+    : undefined;
+
 export interface RouteContext<N extends RouteName> {
   params: In<N, 'params'>;
   query: In<N, 'query'>;
   body: In<N, 'body'>;
-  /** Set for every route but public and admin ones. */
-  principal: Principal;
-  /** Set for routes with a `workspaceId` in their path. */
-  membership: Membership;
+  actor: ActorOf<N>;
   req: FastifyRequest;
   reply: FastifyReply;
 }
@@ -80,6 +86,7 @@ export function defineRoute<N extends RouteName>(
   handler: (ctx: RouteContext<N>) => Promise<Out<N>>,
 ) {
   const def = routes[name];
+  assertDeclaresAccess(name, def);
   const security: Record<string, string[]>[] = def.auth === 'public' ? [] : def.auth === 'admin' ? [{ adminToken: [] }] : [{ apiKey: [] }, { bearer: [] }];
   app.withTypeProvider<ZodTypeProvider>().route({
     method: def.method,
@@ -100,10 +107,10 @@ export function defineRoute<N extends RouteName>(
       // up first, so a malformed id (`/v1/workspaces/not-an-id`) answered 404 instead of the
       // contract's 400 VALIDATION_ERROR ("path fails its schema", CONTRACT 1). Check them first;
       // the body is still not read before the caller is authorized.
-      if ('params' in def && def.params) checkParams(def.params, req.params);
-      await authorize(deps.services, deps.adminToken, def, req).catch((err) => limitRefused(deps.services, def, req, reply, err));
-      // Rate limits (CONTRACT 3) once the caller, workspace and plan are known; see plugins/rate-limits.ts.
-      await limitRequest(deps.services, def, req, reply);
+      const params = 'params' in def && def.params ? def.params : undefined;
+      // Access and rate limits, as the route declares them: plugins/access.ts. The path parameters
+      // are checked once the caller is known, and before anything is looked up by them.
+      await enforceAccess(deps.services, deps.adminToken, def, req, reply, () => params && checkParams(params, req.params));
     },
     // Fix: PostgreSQL text cannot hold U+0000, so a NUL in any string (a title, a tag, a search)
     // reached the database and answered 500. It is refused as bad input, naming where it was.
@@ -114,8 +121,8 @@ export function defineRoute<N extends RouteName>(
     handler: async (req, reply) => {
       const ctx = {
         params: req.params, query: req.query, body: req.body,
-        principal: req.principal, membership: req.membership, req, reply,
-      } as RouteContext<N>;
+        actor: req.actor ?? req.principal, req, reply,
+      } as unknown as RouteContext<N>;
       const bare = 'bare' in def && def.bare;
       const run = async () => {
         const out = await handler(ctx);

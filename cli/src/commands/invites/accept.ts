@@ -9,7 +9,8 @@ export default class InvitesAccept extends BaseCommand<typeof InvitesAccept> {
 
   async run(): Promise<Workspace> {
     const given = this.args.token;
-    const token = /\/v1\/invites\/([^/]+)\/accept/.exec(given)?.[1] ?? given;
+    // The dashboard's page (`{dashboard}/invites/{token}`) or the API's older accept path.
+    const token = /\/invites\/([^/?#]+)(?:\/accept)?\/?(?:[?#].*)?$/.exec(given)?.[1] ?? given;
     const { data } = await this.api.call('acceptInvite', { params: { token: decodeURIComponent(token) } });
     this.info(`Joined ${data.name} (${data.slug}) as ${data.role}; switch to it with \`hop workspaces use ${data.slug}\``);
     return data;

@@ -1,25 +1,11 @@
 import { Flags } from '@oclif/core';
-import type { HopEvent } from '@hop/shared';
+import { VisitEventSchema } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
 import { AuthRequiredError } from '../../errors.js';
 import { workspaceFlag } from '../../flags.js';
 import { printRows } from '../../render.js';
 import { followEventStream } from '../../event-stream/sse-client.js';
 import { credentialHeaders, eventTime, stopSignal, writeJsonLine } from '../../event-stream/stream-session.js';
-
-/** The `data` of link.clicked and qr.scanned (SPEC "Payload data by event"). */
-interface ClickData {
-  linkId: string;
-  slug: string;
-  domain: string;
-  clickedAt: string;
-  country: string | null;
-  device: string | null;
-  browser: string | null;
-  referrer: string | null;
-  isBot: boolean;
-  qrId?: string;
-}
 
 export default class LinksTail extends BaseCommand<typeof LinksTail> {
   static summary = 'Watch clicks and QR scans live';
@@ -49,10 +35,13 @@ export default class LinksTail extends BaseCommand<typeof LinksTail> {
         else this.info(`Watching ${only ? `visits of ${only}` : 'every visit'} in ${ws}; Ctrl-C to stop.`);
       },
       onEvent: ({ body }) => {
-        const event = JSON.parse(body) as HopEvent & { data: ClickData };
+        const raw: unknown = JSON.parse(body);
+        const parsed = VisitEventSchema.safeParse(raw);
+        if (!parsed.success) return void process.stderr.write(`Skipped an event that is not a visit: ${parsed.error.issues[0]?.message}\n`);
+        const event = parsed.data;
         const d = event.data;
         if (only && d.linkId !== only && d.slug !== only) return;
-        if (this.jsonEnabled()) return writeJsonLine(event);
+        if (this.jsonEnabled()) return writeJsonLine(raw);
         const via = event.type === 'qr.scanned' ? 'qr' : 'link';
         if (!tty) return printRows([[d.clickedAt, event.type, d.slug, d.country, d.device, d.browser, d.referrer, d.isBot, d.linkId]]);
         const cells = [eventTime(d.clickedAt), d.slug, d.country ?? '--', d.device ?? '?', d.browser ?? '?', d.referrer ?? '(direct)'];

@@ -1,4 +1,5 @@
 import { Flags } from '@oclif/core';
+import { EventSchema, type HopEvent } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
 import { AuthRequiredError, UsageError } from '../../errors.js';
 import { workspaceFlag } from '../../flags.js';
@@ -81,19 +82,14 @@ export default class WebhooksTail extends BaseCommand<typeof WebhooksTail> {
   }
 
   private printEvent(event: StreamEvent, check: SignatureCheck) {
-    let envelope: { timestamp?: string; test?: boolean } | string = event.body;
-    try {
-      envelope = JSON.parse(event.body) as { timestamp?: string };
-    } catch {
-      /* shown as received */
-    }
+    const body = parseEventBody(event.body);
     if (this.jsonEnabled()) {
       return writeJsonLine({
         type: 'event', seq: event.seq, eventId: event.eventId, eventType: event.type, deliveryId: event.deliveryId,
-        signature: check.valid ? 'valid' : 'invalid', reason: check.reason, explanation: check.explanation, event: envelope,
+        signature: check.valid ? 'valid' : 'invalid', reason: check.reason, explanation: check.explanation, event: body.raw,
       });
     }
-    const time = eventTime(typeof envelope === 'object' ? envelope.timestamp : undefined);
+    const time = eventTime(body.event?.timestamp);
     const mark = check.valid ? green('✓') : red(`✗ ${check.explanation}`);
     process.stdout.write(`${time}  ${event.type.padEnd(12)}  ${event.deliveryId}  ${mark}\n`);
   }
@@ -104,4 +100,16 @@ export default class WebhooksTail extends BaseCommand<typeof WebhooksTail> {
     const outcome = r.statusCode === null ? red(`✗ ${r.error}`) : ok ? green(String(r.statusCode)) : red(String(r.statusCode));
     process.stdout.write(`  → ${outcome} in ${r.durationMs} ms from ${r.url}\n`);
   }
+}
+
+/** A stream event's body as received (shown as text when it is not JSON), and as the contract reads it. */
+function parseEventBody(text: string): { raw: unknown; event?: HopEvent } {
+  let raw: unknown = text;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { raw };
+  }
+  const parsed = EventSchema.safeParse(raw);
+  return { raw, event: parsed.success ? parsed.data : undefined };
 }

@@ -1,19 +1,11 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { RouteDef } from '@hop/shared';
-import { ALL_SCOPES, roleAtLeast, type Principal } from '../../domain/auth/credentials.js';
-import { HopError, notFound } from '../../domain/errors.js';
-import type { Membership } from '../../domain/workspaces/workspaces-service.js';
+import { ALL_SCOPES, type Principal } from '../../domain/auth/credentials.js';
+import { HopError } from '../../domain/errors.js';
 import type { Services } from '../../services.js';
 import { ACCESS_TOKEN_PREFIX } from '../../domain/oauth/oauth-service.js';
 import { HOP_CLI_CLIENT_ID } from '@hop/shared';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    principal?: Principal;
-    membership?: Membership;
-  }
-}
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -44,15 +36,15 @@ export async function authenticate(services: Services, req: FastifyRequest): Pro
   throw new HopError('UNAUTHORIZED', 'authentication required: send X-API-Key or Authorization: Bearer <token>');
 }
 
-/** The caller's membership of a workspace; 404 (never 403) when it is not theirs (CONTRACT 1). */
-export async function requireMembership(services: Services, principal: Principal, workspaceId: string, role?: RouteDef['role']): Promise<Membership> {
-  if (principal.workspaceId && principal.workspaceId !== workspaceId) throw notFound('workspace');
-  const m = await services.workspaces.membership(principal.userId, workspaceId);
-  if (!m) throw notFound('workspace');
-  if (role && !roleAtLeast(m.role, role)) {
-    throw new HopError('FORBIDDEN', `this needs the ${role} role or higher; you are ${m.role}`, { requiredRole: role, role: m.role });
-  }
-  return m;
+/**
+ * Account-level actions (creating a workspace, accepting an invite): a session, or the CLI's own
+ * OAuth token (the user logged in with `hop login`); never an API key or a third-party token.
+ */
+export function requireUserCredential(principal: Principal) {
+  if (principal.kind === 'session' || (principal.kind === 'oauth' && principal.clientId === HOP_CLI_CLIENT_ID)) return;
+  throw new HopError('FORBIDDEN', 'API keys and third-party tokens belong to one workspace and cannot do this; use a session (hop login)', {
+    requiredCredential: 'session',
+  });
 }
 
 export function requireScope(principal: Principal, scope: RouteDef['scope']) {
@@ -68,26 +60,4 @@ export function requireAdmin(adminToken: string | undefined, req: FastifyRequest
   if (typeof given !== 'string' || !timingSafeEqual(digest(given), digest(adminToken))) {
     throw new HopError('UNAUTHORIZED', 'a valid X-Admin-Token is required');
   }
-}
-
-/**
- * Runs before the body is read: authenticate, check the scope, then the workspace and role.
- * Routes are declared in shared/routes.ts with their `auth`, `scope` and `role`; this is the
- * one place those declarations are enforced.
- */
-export async function authorize(services: Services, adminToken: string | undefined, def: RouteDef, req: FastifyRequest) {
-  if (def.auth === 'public') return;
-  if (def.auth === 'admin') return requireAdmin(adminToken, req);
-  const principal = await authenticate(services, req);
-  req.principal = principal;
-  // Account-level actions (creating a workspace, accepting an invite): a session, or the CLI's own
-  // OAuth token (the user logged in with `hop login`); never an API key or a third-party token.
-  if (def.auth === 'session' && principal.kind !== 'session' && !(principal.kind === 'oauth' && principal.clientId === HOP_CLI_CLIENT_ID)) {
-    throw new HopError('FORBIDDEN', 'API keys and third-party tokens belong to one workspace and cannot do this; use a session (hop login)', {
-      requiredCredential: 'session',
-    });
-  }
-  requireScope(principal, def.scope);
-  const workspaceId = (req.params as { workspaceId?: string }).workspaceId;
-  if (workspaceId !== undefined) req.membership = await requireMembership(services, principal, workspaceId, def.role);
 }

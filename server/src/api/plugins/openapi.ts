@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { useAppCsp } from '../security-headers.js';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { eventWebhooks } from './openapi-webhooks.js';
 
 /** OpenAPI 3.1 generated from the shared zod contracts, at /v1/openapi.json, browsable at /docs. */
 export const openApiPlugin = fp(
@@ -25,7 +26,8 @@ export const openApiPlugin = fp(
         },
       },
       transform: jsonSchemaTransform,
-      transformObject: jsonSchemaTransformObject,
+      // The event payloads (components already, as registered schemas) become the document's webhooks.
+      transformObject: (doc) => ({ ...jsonSchemaTransformObject(doc), webhooks: eventWebhooks() }),
     });
     // The reference is an application (scripts from this origin): it gets the app policy.
     await app.register(async (docs) => {

@@ -27,35 +27,44 @@ function apply(decision: Decision, reply: FastifyReply, now: number) {
   });
 }
 
-/** Counts the request against the caller's buckets: its credential and workspace, or its address. */
-async function count(services: Services, req: FastifyRequest, inWorkspace: boolean): Promise<Decision> {
+/**
+ * Counts the request against the caller's buckets: its credential and the workspace it acts in
+ * (at that workspace's plan, however the route named it), or its address without a credential.
+ */
+async function count(services: Services, req: FastifyRequest): Promise<Decision> {
   const p = req.principal;
   if (!p) return services.rateLimits.consumeAnonymous(req.ip);
-  const m = inWorkspace ? req.membership : undefined;
+  const a = req.actor;
   return services.rateLimits.consumeCaller({
     credentialId: p.credentialId,
     userId: p.userId,
-    workspaceId: m?.workspaceId ?? p.workspaceId,
-    plan: m?.plan,
+    boundWorkspaceId: p.workspaceId,
+    workspaceId: a?.workspaceId,
+    plan: a?.plan,
   });
 }
 
+const counted = (services: Services) => services.rateLimits.settings.enabled;
+
 /**
- * Runs in every table route's onRequest, right after `authorize` (plugins/authentication.ts), so
- * it knows the credential, the workspace and its plan. The operator's admin routes are not
- * counted; the redirector is not a table route and is never counted.
+ * Runs in every table route's onRequest once access is decided (plugins/access.ts), so it knows
+ * the credential, the workspace and its plan. The redirector is not a table route and is never counted.
  */
-export async function limitRequest(services: Services, def: RouteDef, req: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (def.auth === 'admin' || !services.rateLimits.settings.enabled) return;
-  apply(await count(services, req, true), reply, Date.now());
+export async function limitRequest(services: Services, _def: RouteDef, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (counted(services)) apply(await count(services, req), reply, Date.now());
 }
 
 /**
- * A request `authorize` refused still counts: a bad credential per address (so guessing keys is
- * slowed like guessing passwords), a known one per credential. Rethrows the refusal, unless the
- * caller is over its limit, which answers 429 instead.
+ * A refused request still counts: a bad credential per address (so guessing keys is slowed like
+ * guessing passwords), a known one per credential and, when it got that far, per workspace.
+ * Rethrows the refusal, unless the caller is over its limit, which answers 429 instead.
  */
-export async function limitRefused(services: Services, def: RouteDef, req: FastifyRequest, reply: FastifyReply, err: unknown): Promise<never> {
-  if (def.auth !== 'admin' && services.rateLimits.settings.enabled) apply(await count(services, req, false), reply, Date.now());
+export async function limitRefused(services: Services, req: FastifyRequest, reply: FastifyReply, err: unknown): Promise<never> {
+  if (counted(services)) apply(await count(services, req), reply, Date.now());
   throw err;
+}
+
+/** Operator requests, per address, before the token is compared: guesses are limited like bad keys. */
+export async function limitAdmin(services: Services, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (counted(services)) apply(await services.rateLimits.consumeAdminAttempt(req.ip), reply, Date.now());
 }

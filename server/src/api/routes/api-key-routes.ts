@@ -3,13 +3,7 @@ import { defineRoute, type ApiDeps } from '../define-route.js';
 
 export async function apiKeyRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { apiKeys } = deps.services;
-  defineRoute(app, deps, 'listApiKeys', async ({ principal, membership }) => ({
-    data: await apiKeys.list(membership.workspaceId, principal.userId, membership.role),
-  }));
-  defineRoute(app, deps, 'createApiKey', async ({ principal, membership, body }) => ({
-    data: await apiKeys.create(membership.workspaceId, principal.userId, body),
-  }));
-  defineRoute(app, deps, 'deleteApiKey', async ({ principal, membership, params }) => ({
-    data: await apiKeys.revoke(membership.workspaceId, params.keyId, principal.userId, membership.role),
-  }));
+  defineRoute(app, deps, 'listApiKeys', async ({ actor }) => ({ data: await apiKeys.list(actor) }));
+  defineRoute(app, deps, 'createApiKey', async ({ actor, body }) => ({ data: await apiKeys.create(actor, body) }));
+  defineRoute(app, deps, 'deleteApiKey', async ({ actor, params }) => ({ data: await apiKeys.revoke(actor, params.keyId) }));
 }

@@ -5,5 +5,5 @@ export async function authRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { users } = deps.services;
   defineRoute(app, deps, 'signup', async ({ body }) => ({ data: await users.signup(body) }));
   defineRoute(app, deps, 'login', async ({ body, req }) => ({ data: await users.login(body, { ip: req.ip }) }));
-  defineRoute(app, deps, 'getMe', async ({ principal }) => ({ data: await users.get(principal.userId) }));
+  defineRoute(app, deps, 'getMe', async ({ actor }) => ({ data: await users.get(actor.userId) }));
 }

@@ -3,8 +3,8 @@ import { defineRoute, type ApiDeps } from '../define-route.js';
 
 export async function domainRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { domains } = deps.services;
-  defineRoute(app, deps, 'listDomains', async ({ params }) => ({ data: await domains.list(params.workspaceId) }));
-  defineRoute(app, deps, 'addDomain', async ({ params, body }) => ({ data: await domains.add(params.workspaceId, body.name) }));
-  defineRoute(app, deps, 'verifyDomain', async ({ params }) => ({ data: await domains.verify(params.workspaceId, params.domainId) }));
-  defineRoute(app, deps, 'removeDomain', async ({ params }) => ({ data: await domains.remove(params.workspaceId, params.domainId) }));
+  defineRoute(app, deps, 'listDomains', async ({ actor }) => ({ data: await domains.list(actor.workspaceId) }));
+  defineRoute(app, deps, 'addDomain', async ({ actor, body }) => ({ data: await domains.add(actor.workspaceId, body.name) }));
+  defineRoute(app, deps, 'verifyDomain', async ({ actor, params }) => ({ data: await domains.verify(actor.workspaceId, params.domainId) }));
+  defineRoute(app, deps, 'removeDomain', async ({ actor, params }) => ({ data: await domains.remove(actor.workspaceId, params.domainId) }));
 }

@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { EVENT_TYPES, EventStreamQuerySchema, WorkspaceParamsSchema, type RouteDef } from '@hop/shared';
 import type { ApiDeps } from '../define-route.js';
-import { authorize } from '../plugins/authentication.js';
+import { enforceAccess } from '../plugins/access.js';
 import { validationError } from '../../domain/errors.js';
 
 // Access as for webhooks, but no plan gate: anyone may watch their workspace's events (CONTRACT 9).
 const ACCESS: RouteDef = {
   method: 'GET', path: '/v1/workspaces/:workspaceId/events/stream', summary: 'Live events (Server-Sent Events)',
-  tag: 'webhooks', auth: 'credential', scope: 'webhooks:manage', role: 'admin', status: 200, response: z.string(),
+  tag: 'webhooks', auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', status: 200, response: z.string(),
 };
 
 /** `GET /v1/workspaces/{ws}/events/stream`: the live, signed event stream `hop webhooks tail` reads. */
@@ -20,7 +20,8 @@ export async function eventStreamRoutes(app: FastifyInstance, deps: ApiDeps) {
       params: WorkspaceParamsSchema, querystring: EventStreamQuerySchema,
       description: 'text/event-stream. First a `ready` event with the session secret; then each event with `id` (resume with Last-Event-ID), the signed headers and the raw body; `: ping` every 15 s.',
     },
-    onRequest: async (req) => authorize(deps.services, deps.adminToken, ACCESS, req),
+    // The same hook as the table's routes: access, then both rate-limit buckets (one per stream opened).
+    onRequest: async (req, reply) => enforceAccess(deps.services, deps.adminToken, ACCESS, req, reply),
     handler: async (req, reply) => {
       const types = req.query.events?.split(',').map((t) => t.trim()).filter(Boolean) ?? null;
       const unknown = types?.find((t) => !(EVENT_TYPES as readonly string[]).includes(t));
@@ -35,8 +36,8 @@ export async function eventStreamRoutes(app: FastifyInstance, deps: ApiDeps) {
         'x-request-id': req.id,
       });
       const close = await eventStreams.open({
-        workspaceId: req.params.workspaceId,
-        credentialId: req.principal!.credentialId,
+        workspaceId: req.actor!.workspaceId,
+        credentialId: req.actor!.credentialId,
         types,
         lastEventId: typeof req.headers['last-event-id'] === 'string' ? req.headers['last-event-id'] : undefined,
         write: (chunk: string) => {

@@ -1,27 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import type { Principal } from '../../domain/auth/credentials.js';
-import { HopError, notFound } from '../../domain/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { defineRoute, type ApiDeps } from '../define-route.js';
-import { requireMembership } from '../plugins/authentication.js';
-import { routes, type Role } from '@hop/shared';
 
 /**
  * The integration surface (`/api/v1`) for automation platforms: bare bodies, and the workspace is
- * the one the API key or OAuth token was issued for.
+ * the one the API key or OAuth token was issued for (declared `workspace: 'credential'`).
  */
 export async function integrationRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { webhooks, links, users, workspaces } = deps.services;
 
-  async function workspaceOf(principal: Principal, role: Role) {
-    if (!principal.workspaceId) {
-      throw new HopError('FORBIDDEN', 'the integration API needs an API key or OAuth token bound to a workspace', { requiredCredential: 'apiKey' });
-    }
-    return requireMembership(deps.services, principal, principal.workspaceId, role);
-  }
-
-  defineRoute(app, deps, 'integrationSubscribe', async ({ principal, body }) => {
-    const ws = await workspaceOf(principal, routes.integrationSubscribe.role);
-    const hook = await webhooks.create(ws, principal.userId, { url: body.targetUrl, events: body.events }, { secret: body.secret, source: 'integration' });
+  defineRoute(app, deps, 'integrationSubscribe', async ({ actor, body }) => {
+    const hook = await webhooks.create(actor, { url: body.targetUrl, events: body.events }, { secret: body.secret, source: 'integration' });
     return {
       data: {
         id: hook.id, targetUrl: hook.url, events: hook.events, active: hook.isActive, createdAt: hook.createdAt,
@@ -29,24 +18,18 @@ export async function integrationRoutes(app: FastifyInstance, deps: ApiDeps) {
       },
     };
   });
-  defineRoute(app, deps, 'integrationUnsubscribe', async ({ principal, params }) => {
-    const ws = await workspaceOf(principal, routes.integrationUnsubscribe.role);
-    const hook = await webhooks.delete(ws.workspaceId, params.webhookId);
+  defineRoute(app, deps, 'integrationUnsubscribe', async ({ actor, params }) => {
+    const hook = await webhooks.delete(actor.workspaceId, params.webhookId);
     return { data: { id: hook.id, targetUrl: hook.url, events: hook.events, active: hook.isActive, createdAt: hook.createdAt } };
   });
-  defineRoute(app, deps, 'integrationCreateLink', async ({ principal, body }) => {
-    const ws = await workspaceOf(principal, routes.integrationCreateLink.role);
-    return { data: await links.create({ ...ws, userId: principal.userId }, body) };
-  });
-  defineRoute(app, deps, 'integrationPollLinks', async ({ principal, query }) => {
-    const ws = await workspaceOf(principal, routes.integrationPollLinks.role);
-    const page = await links.list(ws.workspaceId, { limit: query.limit, sort: 'createdAt', order: 'desc', createdAfter: query.since });
+  defineRoute(app, deps, 'integrationCreateLink', async ({ actor, body }) => ({ data: await links.create(actor, body) }));
+  defineRoute(app, deps, 'integrationPollLinks', async ({ actor, query }) => {
+    const page = await links.list(actor.workspaceId, { limit: query.limit, sort: 'createdAt', order: 'desc', createdAfter: query.since });
     return { data: page.data };
   });
-  defineRoute(app, deps, 'integrationMe', async ({ principal }) => {
-    const ws = await workspaceOf(principal, routes.integrationMe.role);
-    const user = await users.get(principal.userId);
-    const [w] = await workspaces.listForUser(principal.userId, ws.workspaceId);
+  defineRoute(app, deps, 'integrationMe', async ({ actor }) => {
+    const user = await users.get(actor.userId);
+    const [w] = await workspaces.listForUser(actor.userId, actor.workspaceId);
     if (!w) throw notFound('workspace');
     return { data: { id: user.id, email: user.email, name: user.name, workspace: { id: w.id, name: w.name, slug: w.slug } } };
   });

@@ -56,15 +56,13 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
   const cookieOptions = { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: secureCookies } as const;
 
   // The client registrations live in the route table: envelope, scope keys:manage, role admin.
-  defineRoute(app, deps, 'listOAuthClients', async ({ membership }) => ({ data: await oauthClients.list(membership.workspaceId) }));
-  defineRoute(app, deps, 'createOAuthClient', async ({ principal, membership, body }) => ({
-    data: await oauthClients.create(membership.workspaceId, principal.userId, body),
+  defineRoute(app, deps, 'listOAuthClients', async ({ actor }) => ({ data: await oauthClients.list(actor.workspaceId) }));
+  defineRoute(app, deps, 'createOAuthClient', async ({ actor, body }) => ({ data: await oauthClients.create(actor, body) }));
+  defineRoute(app, deps, 'regenerateOAuthClientSecret', async ({ actor, params }) => ({
+    data: await oauthClients.regenerateSecret(actor.workspaceId, params.clientId),
   }));
-  defineRoute(app, deps, 'regenerateOAuthClientSecret', async ({ membership, params }) => ({
-    data: await oauthClients.regenerateSecret(membership.workspaceId, params.clientId),
-  }));
-  defineRoute(app, deps, 'deleteOAuthClient', async ({ membership, params }) => ({
-    data: await oauthClients.delete(membership.workspaceId, params.clientId),
+  defineRoute(app, deps, 'deleteOAuthClient', async ({ actor, params }) => ({
+    data: await oauthClients.delete(actor.workspaceId, params.clientId),
   }));
 
   app.get('/.well-known/oauth-authorization-server', hidden, async (_req, reply) => {

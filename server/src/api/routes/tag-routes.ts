@@ -3,7 +3,7 @@ import { defineRoute, type ApiDeps } from '../define-route.js';
 
 export async function tagRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { tags } = deps.services;
-  defineRoute(app, deps, 'listTags', async ({ params }) => ({ data: await tags.list(params.workspaceId) }));
-  defineRoute(app, deps, 'renameTag', async ({ params, body }) => ({ data: await tags.rename(params.workspaceId, params.name, body.name) }));
-  defineRoute(app, deps, 'deleteTag', async ({ params }) => ({ data: await tags.delete(params.workspaceId, params.name) }));
+  defineRoute(app, deps, 'listTags', async ({ actor }) => ({ data: await tags.list(actor.workspaceId) }));
+  defineRoute(app, deps, 'renameTag', async ({ actor, params, body }) => ({ data: await tags.rename(actor.workspaceId, params.name, body.name) }));
+  defineRoute(app, deps, 'deleteTag', async ({ actor, params }) => ({ data: await tags.delete(actor.workspaceId, params.name) }));
 }

@@ -3,27 +3,20 @@ import { defineRoute, type ApiDeps } from '../define-route.js';
 
 export async function webhookRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { webhooks, streamResults } = deps.services;
-  defineRoute(app, deps, 'listWebhooks', async ({ membership }) => ({ data: await webhooks.list(membership.workspaceId) }));
-  defineRoute(app, deps, 'createWebhook', async ({ membership, principal, body }) => ({
-    data: await webhooks.create(membership, principal.userId, body),
+  defineRoute(app, deps, 'listWebhooks', async ({ actor }) => ({ data: await webhooks.list(actor.workspaceId) }));
+  defineRoute(app, deps, 'createWebhook', async ({ actor, body }) => ({ data: await webhooks.create(actor, body) }));
+  defineRoute(app, deps, 'getWebhook', async ({ actor, params }) => ({ data: await webhooks.get(actor.workspaceId, params.webhookId) }));
+  defineRoute(app, deps, 'updateWebhook', async ({ actor, params, body }) => ({ data: await webhooks.update(actor, params.webhookId, body) }));
+  defineRoute(app, deps, 'deleteWebhook', async ({ actor, params }) => ({ data: await webhooks.delete(actor.workspaceId, params.webhookId) }));
+  defineRoute(app, deps, 'rotateWebhookSecret', async ({ actor, params, body }) => ({
+    data: await webhooks.rotateSecret(actor, params.webhookId, body?.graceSeconds),
   }));
-  defineRoute(app, deps, 'getWebhook', async ({ membership, params }) => ({ data: await webhooks.get(membership.workspaceId, params.webhookId) }));
-  defineRoute(app, deps, 'updateWebhook', async ({ membership, params, body }) => ({ data: await webhooks.update(membership, params.webhookId, body) }));
-  defineRoute(app, deps, 'deleteWebhook', async ({ membership, params }) => ({ data: await webhooks.delete(membership.workspaceId, params.webhookId) }));
-  defineRoute(app, deps, 'rotateWebhookSecret', async ({ membership, params, body }) => ({
-    data: await webhooks.rotateSecret(membership, params.webhookId, body?.graceSeconds),
+  defineRoute(app, deps, 'testWebhook', async ({ actor, params, body }) => ({ data: await webhooks.test(actor, params.webhookId, body?.type) }));
+  defineRoute(app, deps, 'enableWebhook', async ({ actor, params }) => ({ data: await webhooks.enable(actor, params.webhookId) }));
+  defineRoute(app, deps, 'listDeliveries', async ({ actor, params, query }) => webhooks.deliveries(actor.workspaceId, params.webhookId, query));
+  defineRoute(app, deps, 'retryDelivery', async ({ actor, params }) => ({ data: await webhooks.retry(actor, params.webhookId, params.deliveryId) }));
+  defineRoute(app, deps, 'reportStreamResult', async ({ actor, body }) => ({
+    data: await streamResults.report(actor.workspaceId, actor.credentialId, body),
   }));
-  defineRoute(app, deps, 'testWebhook', async ({ membership, params, body }) => ({ data: await webhooks.test(membership, params.webhookId, body?.type) }));
-  defineRoute(app, deps, 'enableWebhook', async ({ membership, params }) => ({ data: await webhooks.enable(membership, params.webhookId) }));
-  defineRoute(app, deps, 'listDeliveries', async ({ membership, params, query }) =>
-    webhooks.deliveries(membership.workspaceId, params.webhookId, query));
-  defineRoute(app, deps, 'retryDelivery', async ({ membership, params }) => ({
-    data: await webhooks.retry(membership, params.webhookId, params.deliveryId),
-  }));
-  defineRoute(app, deps, 'reportStreamResult', async ({ membership, principal, body }) => ({
-    data: await streamResults.report(membership.workspaceId, principal.credentialId, body),
-  }));
-  defineRoute(app, deps, 'listStreamResults', async ({ membership, query }) => ({
-    data: await streamResults.list(membership.workspaceId, query.limit),
-  }));
+  defineRoute(app, deps, 'listStreamResults', async ({ actor, query }) => ({ data: await streamResults.list(actor.workspaceId, query.limit) }));
 }

@@ -4,25 +4,22 @@ import { defineRoute, type ApiDeps } from '../define-route.js';
 
 export async function workspaceRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { workspaces } = deps.services;
-  defineRoute(app, deps, 'listWorkspaces', async ({ principal }) => ({
-    data: await workspaces.listForUser(principal.userId, principal.workspaceId),
-  }));
-  defineRoute(app, deps, 'createWorkspace', async ({ principal, body }) => ({ data: await workspaces.create(principal.userId, body) }));
-  defineRoute(app, deps, 'getWorkspace', async ({ principal, params }) => ({ data: await workspaces.get(principal.userId, params.workspaceId) }));
-  defineRoute(app, deps, 'updateWorkspace', async ({ principal, params, body }) => ({
-    data: await workspaces.rename(principal.userId, params.workspaceId, body.name),
-  }));
-  defineRoute(app, deps, 'deleteWorkspace', async ({ principal, params }) => ({ data: await workspaces.delete(principal.userId, params.workspaceId) }));
-  defineRoute(app, deps, 'listMembers', async ({ params }) => ({ data: await workspaces.members(params.workspaceId) }));
-  defineRoute(app, deps, 'getUsage', async ({ membership }) => {
-    const { plan, limits, hour, minute } = await deps.services.rateLimits.usage(membership.workspaceId);
+  // A credential bound to one workspace lists only that one.
+  defineRoute(app, deps, 'listWorkspaces', async ({ actor }) => ({ data: await workspaces.listForUser(actor.userId, actor.workspaceId) }));
+  defineRoute(app, deps, 'createWorkspace', async ({ actor, body }) => ({ data: await workspaces.create(actor.userId, body) }));
+  defineRoute(app, deps, 'getWorkspace', async ({ actor }) => ({ data: await workspaces.get(actor.userId, actor.workspaceId) }));
+  defineRoute(app, deps, 'updateWorkspace', async ({ actor, body }) => ({ data: await workspaces.rename(actor.userId, actor.workspaceId, body.name) }));
+  defineRoute(app, deps, 'deleteWorkspace', async ({ actor }) => ({ data: await workspaces.delete(actor.userId, actor.workspaceId) }));
+  defineRoute(app, deps, 'listMembers', async ({ actor }) => ({ data: await workspaces.members(actor.workspaceId) }));
+  defineRoute(app, deps, 'getUsage', async ({ actor }) => {
+    const { plan, limits, hour, minute } = await deps.services.rateLimits.usage(actor.workspaceId);
     const window = (w: typeof hour) => ({ limit: w.limit, remaining: w.remaining, resetAt: new Date(w.resetAt).toISOString() });
     return {
       data: {
         plan,
         limits: { requestsPerHour: limits.perHour, requestsPerMinute: limits.perMinute, qrPerHour: PLAN_LIMITS[plan].qrPerHour, clickRetentionDays: PLAN_LIMITS[plan].clickRetentionDays },
         rateLimit: { hour: window(hour), minute: window(minute) },
-        qr: await deps.services.qr.quota({ workspaceId: membership.workspaceId, plan }),
+        qr: await deps.services.qr.quota({ workspaceId: actor.workspaceId, plan }),
       },
     };
   });

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { ApiKey, CreateApiKeyBody, CreatedApiKey, Role, Scope } from '@hop/shared';
+import type { ApiKey, CreateApiKeyBody, CreatedApiKey, Scope } from '@hop/shared';
 import type { Queryable } from '../../db/database.js';
 import { notFound, HopError } from '../errors.js';
 import { randomBase62, type IdGenerator } from '../ids.js';
 import { iso, isoOrNull } from '../timestamps.js';
 import type { Principal } from '../auth/credentials.js';
-import { roleAtLeast } from '../auth/credentials.js';
+import { requireHeldScopes, roleAtLeast } from '../auth/credentials.js';
+import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 
 export const API_KEY_PREFIX = 'hop_live_';
@@ -42,30 +43,36 @@ export function createApiKeysService(deps: { db: Queryable; newId: IdGenerator; 
   const { db, newId, clock } = deps;
 
   return {
-    async create(workspaceId: string, userId: string, body: CreateApiKeyBody): Promise<CreatedApiKey> {
-      const key = API_KEY_PREFIX + randomBase62(32);
+    /**
+     * A new key of the actor's, in the actor's workspace. Made with a key or an OAuth token, it
+     * holds at most that credential's scopes (CONTRACT 11); made with a session, any scopes: its
+     * power is then bounded at each request by its creator's role, as the session's is.
+     */
+    async create(actor: Actor, body: CreateApiKeyBody): Promise<CreatedApiKey> {
       const scopes = [...new Set(body.scopes)];
+      requireHeldScopes(actor, scopes);
+      const key = API_KEY_PREFIX + randomBase62(32);
       const [row] = await db.query<ApiKeyRow>(
         `insert into api_keys (id, workspace_id, user_id, name, prefix, key_hash, scopes)
          values ($1, $2, $3, $4, $5, $6, $7::text[]) returning *`,
-        [newId('key'), workspaceId, userId, body.name, key.slice(0, API_KEY_PREFIX.length + 4), hashKey(key), scopes],
+        [newId('key'), actor.workspaceId, actor.userId, body.name, key.slice(0, API_KEY_PREFIX.length + 4), hashKey(key), scopes],
       );
       return { ...toApiKey(row), key };
     },
 
     /** Admins and owners see every key of the workspace; others see the keys they made. */
-    async list(workspaceId: string, userId: string, role: Role): Promise<ApiKey[]> {
+    async list(actor: Actor): Promise<ApiKey[]> {
       const rows = await db.query<ApiKeyRow>(
         `select * from api_keys where workspace_id = $1 and ($2::text is null or user_id = $2) order by created_at, id`,
-        [workspaceId, roleAtLeast(role, 'admin') ? null : userId],
+        [actor.workspaceId, roleAtLeast(actor.role, 'admin') ? null : actor.userId],
       );
       return rows.map(toApiKey);
     },
 
-    async revoke(workspaceId: string, keyId: string, userId: string, role: Role): Promise<ApiKey> {
-      const [row] = await db.query<ApiKeyRow>('select * from api_keys where id = $1 and workspace_id = $2', [keyId, workspaceId]);
+    async revoke(actor: Actor, keyId: string): Promise<ApiKey> {
+      const [row] = await db.query<ApiKeyRow>('select * from api_keys where id = $1 and workspace_id = $2', [keyId, actor.workspaceId]);
       if (!row) throw notFound('api key');
-      if (row.user_id !== userId && !roleAtLeast(role, 'admin')) {
+      if (row.user_id !== actor.userId && !roleAtLeast(actor.role, 'admin')) {
         throw new HopError('FORBIDDEN', 'only admins may revoke keys made by others', { requiredRole: 'admin' });
       }
       await db.query('delete from api_keys where id = $1', [keyId]);

@@ -1,5 +1,6 @@
 import type { Role, Scope } from '@hop/shared';
 import { ROLES, SCOPES } from '@hop/shared';
+import { HopError } from '../errors.js';
 
 /** Who is calling, once a credential has been checked. */
 export interface Principal {
@@ -9,7 +10,10 @@ export interface Principal {
   scopes: readonly Scope[];
   /** Id of the credential, for rate limits and idempotency records (an OAuth token: its grant). */
   credentialId: string;
-  /** A key or an OAuth token is bound to one workspace; a session is not. */
+  /**
+   * The one workspace the credential is bound to (an API key, a third-party OAuth token); unset
+   * for credentials that act in each of the user's workspaces with the user's role (a session).
+   */
   workspaceId?: string;
   /** The OAuth client an access token was issued to. */
   clientId?: string;
@@ -19,4 +23,19 @@ export const ALL_SCOPES: readonly Scope[] = SCOPES;
 
 export function roleAtLeast(role: Role, required: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(required);
+}
+
+/**
+ * A credential never grants more than it holds (CONTRACT 11): what a key or an OAuth token creates
+ * gets at most its scopes. A session holds every scope; its role bounds what it can do.
+ */
+export function requireHeldScopes(creator: Pick<Principal, 'kind' | 'scopes'>, wanted: readonly Scope[]) {
+  if (creator.kind === 'session') return;
+  const missing = wanted.find((s) => !creator.scopes.includes(s));
+  if (missing) {
+    throw new HopError('INSUFFICIENT_SCOPE', `a credential cannot grant the ${missing} scope, which it does not hold itself`, {
+      requiredScope: missing,
+      grantedScopes: creator.scopes,
+    });
+  }
 }

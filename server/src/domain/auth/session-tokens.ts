@@ -47,6 +47,8 @@ export function createSessionTokens(deps: { secret: Uint8Array; clock: Clock }) 
           audience: AUDIENCE,
           algorithms: ['HS256'],
           currentDate: clock.now(),
+          // A session token without an expiry would be good forever (CONTRACT 11): refused.
+          requiredClaims: ['exp', 'sub'],
         });
         if (typeof payload.sub !== 'string') return null;
         // Only tokens like those sign() makes are remembered: an expiry, and no not-before.

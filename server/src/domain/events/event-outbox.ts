@@ -1,15 +1,14 @@
-import type { EventType, HopEvent } from '@hop/shared';
+import type { EventPayload, HopEvent } from '@hop/shared';
 import type { Queryable } from '../../db/database.js';
 import type { IdGenerator } from '../ids.js';
 
 export const EVENT_CHANNEL = 'hop_event';
 
-export interface NewEvent {
+/** An event to emit: its type and `data` as the shared event schemas define them. */
+export type NewEvent = EventPayload & {
   workspaceId: string;
-  type: EventType;
-  data: Record<string, unknown>;
   at?: Date;
-}
+};
 
 /**
  * The outbox: an event and one delivery per subscribed, active webhook, written with the caller's
@@ -21,13 +20,13 @@ export function createEventOutbox(deps: { newId: IdGenerator }) {
 
   async function emitMany(tx: Queryable, events: NewEvent[]): Promise<HopEvent[]> {
     if (events.length === 0) return [];
-    const envelopes: HopEvent[] = events.map((e) => ({
+    const envelopes = events.map((e) => ({
       id: newId('evt'),
       type: e.type,
       timestamp: (e.at ?? new Date()).toISOString(),
       workspaceId: e.workspaceId,
       data: e.data,
-    }));
+    }) as HopEvent);
     const rows = await tx.query<{ id: string; seq: number }>(
       `insert into events (id, workspace_id, type, payload, created_at)
        select v.id, v.ws, v.type, v.payload::json, v.at from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])

@@ -1,32 +1,34 @@
-import type { EventType } from '@hop/shared';
+import type { ClickData, EventPayload, EventType, Link } from '@hop/shared';
 
-/** Sample `data` for each event type, sent by the `test` endpoint (marked `"test": true`). */
-export function sampleEventData(type: EventType, shortDomain: string, scheme: string): Record<string, unknown> {
-  const now = new Date().toISOString();
-  const link = {
+/**
+ * A sample event of each type, sent by a webhook's `test` (marked `"test": true`): the same
+ * shapes as real events (checked against the shared schemas by test/api/event-payloads.test.ts).
+ */
+export function sampleEvent(type: EventType, shortDomain: string, scheme: string, now: Date): EventPayload {
+  const at = now.toISOString();
+  const link: Link = {
     id: 'lnk_0000000000000000test', slug: 'example', domain: shortDomain, url: 'https://example.com/',
     shortUrl: `${scheme}://${shortDomain}/example`, title: 'An example link', description: null, tags: [],
     expiresAt: null, expiredUrl: null, maxClicks: null, passwordProtected: false, clicks: 0, status: 'active',
-    createdBy: null, createdAt: now, updatedAt: now,
+    createdBy: null, createdAt: at, updatedAt: at,
   };
-  const click = {
-    linkId: link.id, slug: link.slug, destination: link.url, domain: shortDomain, clickedAt: now, country: 'US',
+  const click: ClickData = {
+    linkId: link.id, slug: link.slug, destination: link.url, domain: shortDomain, clickedAt: at, country: 'US',
     city: null, device: 'desktop', browser: 'Chrome', os: 'Linux', referrer: 'example.org', isBot: false,
   };
   switch (type) {
     case 'link.created':
     case 'link.deleted':
-      return { link };
+      return { type, data: { link } };
     case 'link.updated':
-      return { link, changes: ['url'] };
-    case 'link.expired':
-      return {
-        link: { id: link.id, slug: link.slug, url: link.url, title: link.title, domain: shortDomain, expiresAt: now },
-        expiredAt: now,
-      };
+      return { type, data: { link, changes: ['url'] } };
+    case 'link.expired': {
+      const { id, slug, url, title, domain } = link;
+      return { type, data: { link: { id, slug, url, title, domain, expiresAt: at }, expiredAt: at } };
+    }
     case 'link.clicked':
-      return click;
+      return { type, data: click };
     case 'qr.scanned':
-      return { ...click, qrId: 'qr_0000000000000000test' };
+      return { type, data: { ...click, qrId: 'qr_0000000000000000test' } };
   }
 }

@@ -8,19 +8,15 @@ import { randomBase62, type IdGenerator } from '../ids.js';
 import { hashPassword } from '../passwords.js';
 import { roleAtLeast } from '../auth/credentials.js';
 import { requireFeature } from '../plans/plan-gates.js';
-import type { Membership } from '../workspaces/workspaces-service.js';
+import type { Actor } from '../auth/actor.js';
 import { applyUtm, hasUtm } from './utm.js';
 import { LINK_COLUMNS, toLink, type LinkRow } from './link-row.js';
 import { buildListQuery } from './link-list-query.js';
 import type { EventOutbox } from '../events/event-outbox.js';
+import { createOwnHostCheck } from './own-hosts.js';
 
 type CreateInput = z.output<typeof CreateLinkBodySchema>;
 type UpdateInput = Partial<CreateInput>;
-
-/** Who acts on links: the user and their standing in the link's workspace. */
-export interface LinkActor extends Membership {
-  userId: string;
-}
 
 export interface LinksConfig {
   shortDomain: string;
@@ -51,7 +47,7 @@ export function createLinksService(deps: {
 }) {
   const { db, clock, newId, config } = deps;
   const changed = (linkId: string) => deps.onLinkChanged?.(linkId);
-  const ownHosts = new Set(config.ownHosts.map((h) => h.toLowerCase()));
+  const isOwnHost = createOwnHostCheck(config.ownHosts);
   // Custom domains are served over https whatever the default short domain's scheme is.
   const shortUrl = (domain: string, slug: string) => `${domain === config.shortDomain ? config.shortScheme : 'https'}://${domain}/${slug}`;
   const present = (r: LinkRow) => toLink(r, shortUrl, clock.now());
@@ -61,8 +57,8 @@ export function createLinksService(deps: {
 
   async function checkDestination(field: string, url: string | null | undefined, loops: (host: string) => Promise<boolean> = isLoopHost) {
     if (url == null) return;
-    const { host, hostname } = new URL(url);
-    if (ownHosts.has(host.toLowerCase()) || (await loops(hostname.toLowerCase()))) {
+    const parsed = new URL(url);
+    if (isOwnHost(parsed) || (await loops(parsed.hostname.toLowerCase().replace(/\.+$/, '')))) {
       throw validationError(field, 'may not point at a Hop short domain (it would loop)');
     }
   }
@@ -90,7 +86,7 @@ export function createLinksService(deps: {
     return candidates.find((c) => !taken.has(c)) ?? `${base}-${randomBase62(6)}`;
   }
 
-  async function loadForWrite(q: Queryable, actor: LinkActor, linkId: string): Promise<LinkRow> {
+  async function loadForWrite(q: Queryable, actor: Actor, linkId: string): Promise<LinkRow> {
     const [row] = await q.query<LinkRow>(
       `select ${LINK_COLUMNS} from links where id = $1 and workspace_id = $2 for update`,
       [linkId, actor.workspaceId],
@@ -111,7 +107,7 @@ export function createLinksService(deps: {
     tags: string[];
   }
 
-  async function prepare(actor: LinkActor, body: CreateInput, loops: (host: string) => Promise<boolean> = isLoopHost): Promise<Prepared> {
+  async function prepare(actor: Actor, body: CreateInput, loops: (host: string) => Promise<boolean> = isLoopHost): Promise<Prepared> {
     if (body.password) requireFeature('password_protection', actor, config.dashboardUrl);
     await checkDestination('url', body.url, loops);
     await checkDestination('expiredUrl', body.expiredUrl, loops);
@@ -124,7 +120,7 @@ export function createLinksService(deps: {
     };
   }
 
-  const insertParams = (actor: LinkActor, p: Prepared, id: string, domain: string, slug: string) => [
+  const insertParams = (actor: Actor, p: Prepared, id: string, domain: string, slug: string) => [
     id, actor.workspaceId, domain, slug, p.url, p.body.title ?? null, p.body.description ?? null, p.tags,
     p.body.expiresAt ?? null, p.body.expiredUrl ?? null, p.body.maxClicks ?? null, p.passwordHash, actor.userId,
   ];
@@ -134,7 +130,7 @@ export function createLinksService(deps: {
   });
 
   /** Inserts one link (drawing a generated slug again on a collision); no event. */
-  async function insertOne(tx: Queryable, actor: LinkActor, p: Prepared, domain: string): Promise<LinkRow> {
+  async function insertOne(tx: Queryable, actor: Actor, p: Prepared, domain: string): Promise<LinkRow> {
     for (let attempt = 0; ; attempt++) {
       const slug = p.body.slug ?? randomBase62(GENERATED_SLUG_LENGTH);
       const [row] = await tx.query<LinkRow>(
@@ -151,7 +147,7 @@ export function createLinksService(deps: {
     }
   }
 
-  async function create(actor: LinkActor, body: CreateInput): Promise<Link> {
+  async function create(actor: Actor, body: CreateInput): Promise<Link> {
     const p = await prepare(actor, body);
     // One transaction, so that a custom domain stays verified and present until the link is in.
     return db.transaction(async (tx) => {
@@ -174,7 +170,7 @@ export function createLinksService(deps: {
    * good ones go in together: one transaction, one multi-row insert and one batch of events,
    * instead of a transaction of six statements per link.
    */
-  async function bulkCreate(actor: LinkActor, items: z.output<typeof BulkCreateLinksBodySchema>): Promise<BulkResult[]> {
+  async function bulkCreate(actor: Actor, items: z.output<typeof BulkCreateLinksBodySchema>): Promise<BulkResult[]> {
     const results: BulkResult[] = new Array(items.length);
     const loops = memoize(isLoopHost);
     const ready: { index: number; p: Prepared }[] = [];
@@ -290,13 +286,13 @@ export function createLinksService(deps: {
       return { data: page.map(present), pagination: { nextCursor, limit: query.limit } };
     },
 
-    async update(actor: LinkActor, linkId: string, body: UpdateInput): Promise<{ link: Link; changes: string[] }> {
+    async update(actor: Actor, linkId: string, body: UpdateInput): Promise<{ link: Link; changes: string[] }> {
       const result = await updateInTransaction(actor, linkId, body);
       changed(linkId);
       return result;
     },
 
-    async delete(actor: LinkActor, linkId: string): Promise<Link> {
+    async delete(actor: Actor, linkId: string): Promise<Link> {
       const link = await db.transaction(async (tx) => {
         const row = await loadForWrite(tx, actor, linkId);
         await tx.query('delete from links where id = $1', [row.id]);
@@ -309,7 +305,7 @@ export function createLinksService(deps: {
     },
   };
 
-  async function updateInTransaction(actor: LinkActor, linkId: string, body: UpdateInput): Promise<{ link: Link; changes: string[] }> {
+  async function updateInTransaction(actor: Actor, linkId: string, body: UpdateInput): Promise<{ link: Link; changes: string[] }> {
       if (body.password) requireFeature('password_protection', actor, config.dashboardUrl);
       await checkDestination('url', body.url);
       await checkDestination('expiredUrl', body.expiredUrl);

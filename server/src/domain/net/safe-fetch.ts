@@ -30,6 +30,22 @@ const invalid = (field: string, message: string) =>
 const defaultResolve = (host: string) => dnsLookup(host, { all: true, verbatim: true });
 
 /**
+ * Names no real resolver is asked about (RFC 6761, RFC 2606): `localhost` and `*.localhost` are
+ * loopback by definition; `.test`, `.example`, `.invalid` and example.com/net/org never host a
+ * webhook or a logo. Tests and docs use them as stored data, so the server must never send a
+ * lookup for them off the machine.
+ */
+const LOOPBACK_NAME = /(^|\.)localhost$/;
+const NEVER_RESOLVED = /(^|\.)(test|example|invalid|example\.com|example\.net|example\.org)$/;
+
+async function resolveHost(host: string, resolve: SafeFetchOptions['resolve']) {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  if (LOOPBACK_NAME.test(name)) return [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }];
+  if (!resolve && NEVER_RESOLVED.test(name)) return [];
+  return (resolve ?? defaultResolve)(host);
+}
+
+/**
  * Resolves a URL's host and checks every address it has (CONTRACT 9); the caller then connects
  * to the first of them and only to it.
  */
@@ -50,17 +66,15 @@ export async function checkUrl(raw: string, opts: Pick<SafeFetchOptions, 'allowP
     addresses = [{ address: host, family: isIP(host) }];
   } else {
     try {
-      addresses = await (opts.resolve ?? defaultResolve)(host);
+      addresses = await resolveHost(host, opts.resolve);
     } catch {
       throw invalid(field, `the host ${host} does not resolve`);
     }
     if (addresses.length === 0) throw invalid(field, `the host ${host} does not resolve`);
   }
-  if (!opts.allowPrivate) {
-    for (const a of addresses) {
-      const verdict = checkAddress(a.address);
-      if (!verdict.allowed) throw refused(field, 'private_address', `${host} resolves to a non-public address (${verdict.why})`);
-    }
+  for (const a of addresses) {
+    const verdict = checkAddress(a.address, { allowPrivate: opts.allowPrivate });
+    if (!verdict.allowed) throw refused(field, 'private_address', `${host} resolves to a non-public address (${verdict.why})`);
   }
   return { url, address: addresses[0] };
 }

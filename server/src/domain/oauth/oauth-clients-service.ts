@@ -1,11 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import {
-  HOP_CLI_CLIENT_ID, HOP_CLI_REDIRECT_PATH,
+  HOP_CLI_CLIENT_ID, HOP_CLI_REDIRECT_PATH, SCOPES,
   type CreateOAuthClientBody, type CreatedOAuthClient, type OAuthClient,
 } from '@hop/shared';
 import type { Database } from '../../db/database.js';
 import { HopError, notFound } from '../errors.js';
 import { randomBase62, type IdGenerator } from '../ids.js';
+import type { Actor } from '../auth/actor.js';
+import { requireHeldScopes } from '../auth/credentials.js';
 import { iso } from '../timestamps.js';
 
 interface ClientRow {
@@ -41,6 +43,8 @@ export const HOP_CLI_CLIENT: RegisteredClient = {
 };
 
 export const CLIENT_SECRET_PREFIX = 'hopcs_';
+/** Every scope a third-party client may be granted (keys:manage is the CLI's alone). */
+const THIRD_PARTY_SCOPES = SCOPES.filter((s) => s !== 'keys:manage');
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
 
 const toClient = (r: ClientRow): OAuthClient => ({
@@ -60,12 +64,17 @@ export function createOAuthClientsService(deps: { db: Database; newId: IdGenerat
   const newSecret = () => CLIENT_SECRET_PREFIX + randomBase62(40);
 
   return {
-    async create(workspaceId: string, userId: string, body: CreateOAuthClientBody): Promise<CreatedOAuthClient> {
+    /**
+     * A client may ask users for any scope but keys:manage, so a key or OAuth token that registers
+     * one must hold all of those itself (CONTRACT 11: it never grants more than it holds).
+     */
+    async create(actor: Actor, body: CreateOAuthClientBody): Promise<CreatedOAuthClient> {
+      requireHeldScopes(actor, THIRD_PARTY_SCOPES);
       const secret = body.type === 'confidential' ? newSecret() : null;
       const [row] = await db.query<ClientRow>(
         `insert into oauth_clients (id, workspace_id, name, type, redirect_uris, secret_hash, created_by)
          values ($1, $2, $3, $4, $5::text[], $6, $7) returning *`,
-        [newId('oac'), workspaceId, body.name, body.type, [...new Set(body.redirectUris)], secret && hash(secret), userId],
+        [newId('oac'), actor.workspaceId, body.name, body.type, [...new Set(body.redirectUris)], secret && hash(secret), actor.userId],
       );
       return { ...toClient(row), clientSecret: secret };
     },

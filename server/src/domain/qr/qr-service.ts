@@ -6,7 +6,7 @@ import { randomBase62, type IdGenerator } from '../ids.js';
 import { roleAtLeast } from '../auth/credentials.js';
 import { PLAN_LIMITS } from '../plans/plan-limits.js';
 import { resolveRange } from '../analytics/analytics-range.js';
-import type { LinkActor } from '../links/links-service.js';
+import type { Actor } from '../auth/actor.js';
 import type { Membership } from '../workspaces/workspaces-service.js';
 import { prepareLogo, renderQr } from './qr-render.js';
 import { resolveQrOptions, type CreateQrInput } from './qr-options.js';
@@ -138,7 +138,7 @@ export function createQrService(deps: {
       return r?.workspace_id ?? null;
     },
 
-    async create(actor: LinkActor, linkId: string, body: CreateQrInput): Promise<QrCode> {
+    async create(actor: Actor, linkId: string, body: CreateQrInput): Promise<QrCode> {
       const options = resolveQrOptions(body);
       const [link] = await db.query<{ domain: string }>('select domain from links where id = $1 and workspace_id = $2', [linkId, actor.workspaceId]);
       if (!link) throw notFound('link');
@@ -190,7 +190,7 @@ export function createQrService(deps: {
     },
 
     /** Deletes a code: it stops resolving and downloading. Members delete only the codes they made. */
-    async delete(actor: LinkActor, qrId: string): Promise<QrCode> {
+    async delete(actor: Actor, qrId: string): Promise<QrCode> {
       const row = await find(actor.workspaceId, qrId);
       if (!roleAtLeast(actor.role, 'admin') && row.created_by !== actor.userId) {
         throw new HopError('FORBIDDEN', 'members may delete only the QR codes they created', { requiredRole: 'admin' });

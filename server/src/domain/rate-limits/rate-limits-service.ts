@@ -47,7 +47,9 @@ const CACHE_MS = 10_000;
 export interface Caller {
   credentialId: string;
   userId: string;
-  /** The workspace the request acts in: the path's, or the one an API key belongs to. */
+  /** The one workspace the credential is bound to (an API key, a third-party OAuth token). */
+  boundWorkspaceId?: string;
+  /** The workspace the request acts in, however the route named it; unset outside any. */
   workspaceId?: string;
   /** Its plan when the request already loaded it (membership), saving a lookup. */
   plan?: Plan;
@@ -117,24 +119,41 @@ export function createRateLimitsService(deps: {
   }
 
   const allow: Decision = { allowed: true, status: null };
+  const addressKey = (ip: string) => createHash('sha256').update(`${deps.secret}\u0000${ip}`).digest('base64url').slice(0, 22);
 
   return {
     settings,
 
-    /** Counts a request with a credential: per credential and per workspace, both windows. */
+    /**
+     * Counts a request with a credential: per credential and per workspace it acts in, both
+     * windows. The workspace's bucket has that workspace's plan. The credential's bucket keeps one
+     * limit whatever workspace a request names (a bucket whose limit changed from one request to
+     * the next would report a Remaining that is not true): its bound workspace's plan, or the best
+     * plan among the user's workspaces for credentials that act in all of them (CONTRACT 3).
+     */
     async consumeCaller(caller: Caller): Promise<Decision> {
       if (!settings.enabled) return allow;
-      const { limits } = caller.workspaceId ? await limitsOfWorkspace(caller.workspaceId, caller.plan) : await bestOfUser(caller.userId);
-      const list = buckets(`cred:${caller.credentialId}`, limits);
-      if (caller.workspaceId) list.push(...buckets(`ws:${caller.workspaceId}`, limits));
+      const own = caller.boundWorkspaceId
+        ? await limitsOfWorkspace(caller.boundWorkspaceId, caller.boundWorkspaceId === caller.workspaceId ? caller.plan : undefined)
+        : await bestOfUser(caller.userId);
+      const list = buckets(`cred:${caller.credentialId}`, own.limits);
+      if (caller.workspaceId) {
+        const ws = caller.workspaceId === caller.boundWorkspaceId ? own : await limitsOfWorkspace(caller.workspaceId, caller.plan);
+        list.push(...buckets(`ws:${caller.workspaceId}`, ws.limits));
+      }
       return limiter.consume(list);
     },
 
     /** Counts a request without a credential, per client address (hashed). */
     async consumeAnonymous(ip: string): Promise<Decision> {
       if (!settings.enabled) return allow;
-      const key = `ip:${createHash('sha256').update(`${deps.secret}\u0000${ip}`).digest('base64url').slice(0, 22)}`;
-      return limiter.consume(buckets(key, ANONYMOUS_LIMITS));
+      return limiter.consume(buckets(`ip:${addressKey(ip)}`, ANONYMOUS_LIMITS));
+    },
+
+    /** Counts an operator request (X-Admin-Token) per address, before its token is compared. */
+    async consumeAdminAttempt(ip: string): Promise<Decision> {
+      if (!settings.enabled) return allow;
+      return limiter.consume(buckets(`admin:${addressKey(ip)}`, ANONYMOUS_LIMITS));
     },
 
     /** The workspace's plan, limits and where its request counters stand (GET .../usage). */

@@ -4,8 +4,9 @@ import type { Clock } from '../clock.js';
 import { HopError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import { requireFeature } from '../plans/plan-gates.js';
+import type { Actor } from '../auth/actor.js';
 import type { Membership } from '../workspaces/workspaces-service.js';
-import { sampleEventData } from '../events/sample-events.js';
+import { sampleEvent } from '../events/sample-events.js';
 import { newWebhookSecret, type SecretBox } from './webhook-secrets.js';
 import type { WebhookSender } from './webhook-sender.js';
 import { DELIVERY_SELECT, toDelivery, toWebhook, type DeliveryRow, type WebhookRow } from './webhook-row.js';
@@ -48,15 +49,15 @@ export function createWebhooksService(deps: {
   return {
     signingSecrets,
 
-    async create(ws: Membership, userId: string, body: CreateWebhookBody, opts: { secret?: string; source?: 'api' | 'integration' } = {}): Promise<CreatedWebhook> {
-      requireFeature('webhooks', ws, config.dashboardUrl);
+    async create(actor: Actor, body: CreateWebhookBody, opts: { secret?: string; source?: 'api' | 'integration' } = {}): Promise<CreatedWebhook> {
+      requireFeature('webhooks', actor, config.dashboardUrl);
       await checkUrl(body.url);
       const secret = opts.secret ?? newWebhookSecret();
       const [row] = await db.query<WebhookRow>(
         `insert into webhooks (id, workspace_id, url, description, events, secret, source, created_by)
          values ($1, $2, $3, $4, $5::text[], $6, $7, $8) returning *`,
-        [newId('wh'), ws.workspaceId, body.url, body.description ?? null, [...new Set(body.events)], box.seal(secret),
-          opts.source ?? 'api', userId],
+        [newId('wh'), actor.workspaceId, body.url, body.description ?? null, [...new Set(body.events)], box.seal(secret),
+          opts.source ?? 'api', actor.userId],
       );
       return { ...toWebhook(row), secret };
     },
@@ -112,10 +113,9 @@ export function createWebhooksService(deps: {
       requireFeature('webhooks', ws, config.dashboardUrl);
       const row = await load(ws.workspaceId, webhookId);
       await checkUrl(row.url);
-      const event = {
-        id: newId('evt'), type, timestamp: clock.now().toISOString(), workspaceId: ws.workspaceId,
-        data: sampleEventData(type, config.shortDomain, config.shortScheme), test: true,
-      };
+      const now = clock.now();
+      const sample = sampleEvent(type, config.shortDomain, config.shortScheme, now);
+      const event = { id: newId('evt'), type, timestamp: now.toISOString(), workspaceId: ws.workspaceId, data: sample.data, test: true };
       const r = await sender.send({ url: row.url, secrets: signingSecrets(row), deliveryId: newId('dlv'), eventType: type, rawBody: JSON.stringify(event) });
       return { eventId: event.id, success: r.ok, statusCode: r.statusCode, durationMs: r.durationMs, error: r.error };
     },

@@ -6,7 +6,8 @@ import { HopError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import { iso } from '../timestamps.js';
 import { roleAtLeast } from '../auth/credentials.js';
-import type { Membership, WorkspacesService } from './workspaces-service.js';
+import type { Actor } from '../auth/actor.js';
+import type { WorkspacesService } from './workspaces-service.js';
 import type { SendInvite } from '../mail/invite-mailer.js';
 
 /** Invites expire after 7 days (CONTRACT 2). */
@@ -69,7 +70,7 @@ export function createMembersService(deps: {
   }
 
   return {
-    async invite(actor: Membership & { userId: string }, body: CreateInviteBody): Promise<CreatedInvite> {
+    async invite(actor: Actor, body: CreateInviteBody): Promise<CreatedInvite> {
       // Admins invite members and admins; only owners make owners.
       if (body.role === 'owner' && actor.role !== 'owner') {
         throw new HopError('FORBIDDEN', 'only owners can invite owners', { requiredRole: 'owner' });
@@ -148,7 +149,7 @@ export function createMembersService(deps: {
     },
 
     /** Anyone may leave; admins remove members and admins; only owners remove owners. */
-    async remove(actor: Membership & { userId: string }, userId: string): Promise<Member> {
+    async remove(actor: Actor, userId: string): Promise<Member> {
       return db.transaction(async (tx) => {
         const member = await memberOrThrow(tx, actor.workspaceId, userId);
         if (userId !== actor.userId) {

@@ -1,0 +1,90 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { sendError } from './plugins/error-handler.js';
+
+/** Where `npm run build -w web` writes the dashboard, from server/{src,dist}/api/. */
+const DEFAULT_DIST = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+};
+
+/**
+ * The dashboard's CSP: its own scripts and styles only (no inline script, no eval), API calls to
+ * this origin only, and no framing. With it, a script of another origin cannot run in the
+ * dashboard's pages, so the session token the app keeps in this origin's storage stays its own.
+ */
+const DASHBOARD_CSP = [
+  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:", "connect-src 'self'",
+  "font-src 'self'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'", "manifest-src 'self'",
+].join('; ');
+
+function htmlSecurityHeaders(reply: FastifyReply) {
+  reply
+    .header('content-security-policy', DASHBOARD_CSP)
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'same-origin');
+}
+
+interface Asset { body: Buffer; gzip: Buffer | null; type: string }
+
+function loadAssets(dist: string): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  const dir = join(dist, 'assets');
+  if (!existsSync(dir)) return assets;
+  for (const name of readdirSync(dir)) {
+    const body = readFileSync(join(dir, name));
+    // Compressed once at start: the files are few, small and never change while the server runs.
+    const gzip = /\.(js|css|svg|json)$/.test(name) ? gzipSync(body, { level: 9 }) : null;
+    assets.set(name, { body, gzip, type: TYPES[extname(name)] ?? 'application/octet-stream' });
+  }
+  return assets;
+}
+
+/**
+ * Serves the built single-page app under `mountPath` (the path of HOP_DASHBOARD_URL): hashed
+ * assets from memory with a year's immutable cache, and the app's HTML (never cached, so a new
+ * release is picked up) for every other path below it, which the app routes itself.
+ */
+export async function dashboardStatic(app: FastifyInstance, opts: { mountPath: string; distDir?: string }) {
+  const dist = opts.distDir ?? DEFAULT_DIST;
+  const mount = opts.mountPath.replace(/\/+$/, '');
+  const indexFile = join(dist, 'index.html');
+  const built = existsSync(indexFile);
+  if (!built) app.log.warn(`dashboard not built (${indexFile} is missing): run npm run build`);
+  // Relative asset URLs in the built HTML resolve against the mount path, wherever it is.
+  const html = built ? readFileSync(indexFile, 'utf8').replace('<head>', `<head>\n    <base href="${mount}/">`) : '';
+  const assets = loadAssets(dist);
+
+  const sendApp = (reply: FastifyReply) => {
+    htmlSecurityHeaders(reply);
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+    if (!built) return reply.code(503).send('<!doctype html><title>Hop</title><main><h1>The dashboard is not built</h1><p>Run <code>npm run build</code>.</p></main>');
+    return reply.send(html);
+  };
+
+  app.get(mount || '/', { schema: { hide: true } }, async (_req, reply) => sendApp(reply));
+  app.get(`${mount}/*`, { schema: { hide: true } }, async (req, reply) => {
+    const rest = (req.params as { '*': string })['*'];
+    if (!rest.startsWith('assets/')) return sendApp(reply);
+    const asset = assets.get(rest.slice('assets/'.length));
+    if (!asset) return sendError(reply, 'NOT_FOUND', 'no such dashboard asset', { resource: 'asset' });
+    const gzip = asset.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    reply
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .header('vary', 'accept-encoding')
+      .type(asset.type);
+    if (gzip) reply.header('content-encoding', 'gzip');
+    return reply.send(gzip ? asset.gzip : asset.body);
+  });
+}

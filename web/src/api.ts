@@ -1,0 +1,23 @@
+import { useMemo } from 'react';
+import { createHopClient, HopApiError, type HopClient } from '@hop/shared/client';
+import { useSession } from './session.js';
+
+export { HopApiError };
+
+/** The shared typed client, on this origin, with the session's token. */
+export function useApi(): HopClient {
+  const { session, signOut } = useSession();
+  return useMemo(() => {
+    const client = createHopClient({ baseUrl: window.location.origin, token: session?.token, userAgent: 'hop-dashboard' });
+    // A session the server no longer accepts (expired, secret rotated) signs the app out.
+    const call: HopClient['call'] = async (name, input) => {
+      try {
+        return await client.call(name, input);
+      } catch (err) {
+        if (session && err instanceof HopApiError && err.statusCode === 401) signOut();
+        throw err;
+      }
+    };
+    return { ...client, call };
+  }, [session, signOut]);
+}

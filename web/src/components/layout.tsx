@@ -1,0 +1,78 @@
+import type { ReactNode } from 'react';
+import { Link, NavLink, Outlet, useNavigate, useParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useSession } from '../session.js';
+import { atLeast, useWorkspace } from '../workspace.js';
+
+function SignOut() {
+  const { signOut } = useSession();
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  return (
+    <button type="button" className="link-button" onClick={() => { signOut(); queries.clear(); navigate('/login'); }}>
+      Sign out
+    </button>
+  );
+}
+
+/** The workspace's sections; what a role may not open is not offered. */
+function WorkspaceNav() {
+  const { ws } = useParams();
+  const { workspace } = useWorkspace();
+  if (!ws) return null;
+  const role = workspace?.role;
+  const items: [string, string, boolean][] = [
+    ['links', 'Links', true],
+    ['analytics', 'Analytics', true],
+    ['domains', 'Domains', true],
+    ['webhooks', 'Webhooks', atLeast(role, 'admin')],
+    ['settings', 'Settings', true],
+  ];
+  return (
+    <nav aria-label="Workspace" className="ws-nav">
+      {items.filter(([, , show]) => show).map(([path, label]) => (
+        <NavLink key={path} to={`/${ws}/${path}`}>{label}</NavLink>
+      ))}
+    </nav>
+  );
+}
+
+/** Header, navigation and the page's `<main>` landmark. */
+export function Layout() {
+  const { session } = useSession();
+  const { ws } = useParams();
+  return (
+    <>
+      <a href="#main" className="skip">Skip to content</a>
+      <header className="top">
+        <Link to="/" className="brand">Hop</Link>
+        {ws ? <Link to="/" className="ws-name" title="Switch workspace">{ws}</Link> : null}
+        <span className="spacer" />
+        {session ? (
+          <>
+            <Link to="/account">{session.user.name || session.user.email}</Link>
+            <SignOut />
+          </>
+        ) : (
+          <Link to="/login">Sign in</Link>
+        )}
+      </header>
+      {session ? <WorkspaceNav /> : null}
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}
+
+export function Page({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  return (
+    <>
+      <div className="page-head">
+        <h1>{title}</h1>
+        {actions ? <div className="actions">{actions}</div> : null}
+      </div>
+      {children}
+    </>
+  );
+}

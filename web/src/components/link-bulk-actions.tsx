@@ -1,0 +1,57 @@
+import { useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { TagSchema, type Workspace } from '@hop/shared';
+import { HopApiError, useApi } from '../api.js';
+
+/**
+ * Delete or tag the selected links. The API has no bulk delete or bulk update, so each link is
+ * its own request; a refusal (a member changing another's link) is reported per link.
+ */
+export function BulkActions({ workspace, ids, onDone }: { workspace: Workspace; ids: string[]; onDone: () => void }) {
+  const api = useApi();
+  const queries = useQueryClient();
+  const [message, setMessage] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const run = async (what: string, one: (id: string) => Promise<unknown>) => {
+    setBusy(true);
+    const results = await Promise.allSettled(ids.map(one));
+    const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+    setMessage(failed.length ? `${what} ${ids.length - failed.length} of ${ids.length}; ${failed.length} refused: ${(failed[0].reason as HopApiError).message}` : `${what} ${ids.length} link${ids.length === 1 ? '' : 's'}.`);
+    setBusy(false);
+    await queries.invalidateQueries({ queryKey: ['links', workspace.id] });
+    await queries.invalidateQueries({ queryKey: ['tags', workspace.id] });
+    if (!failed.length) onDone();
+  };
+
+  const remove = () => {
+    if (!window.confirm(`Delete ${ids.length} link${ids.length === 1 ? '' : 's'}? Their short URLs will stop working.`)) return;
+    void run('Deleted', (linkId) => api.call('deleteLink', { params: { workspaceId: workspace.id, linkId } }));
+  };
+
+  const tag = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const parsed = TagSchema.safeParse(new FormData(e.currentTarget).get('tag'));
+    if (!parsed.success) return setMessage(`Tag ${parsed.error.issues[0].message}`);
+    const links = queries.getQueriesData<{ data: { id: string; tags: string[] }[] }>({ queryKey: ['links', workspace.id] })
+      .flatMap(([, d]) => d?.data ?? []);
+    const tagsOf = (id: string) => links.find((l) => l.id === id)?.tags ?? [];
+    await run('Tagged', (linkId) => api.call('updateLink', {
+      params: { workspaceId: workspace.id, linkId },
+      body: { tags: [...new Set([...tagsOf(linkId), parsed.data])] },
+    }));
+  };
+
+  return (
+    <div className="bulk" aria-label="Selected links">
+      <span>{ids.length} selected</span>
+      <form onSubmit={tag} className="inline">
+        <label htmlFor="bulk-tag">Tag to add</label>
+        <input id="bulk-tag" name="tag" required />
+        <button type="submit" className="secondary" disabled={busy}>Add tag</button>
+      </form>
+      <button type="button" className="danger" onClick={remove} disabled={busy}>Delete selected</button>
+      {message ? <p role="status">{message}</p> : null}
+    </div>
+  );
+}

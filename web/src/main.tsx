@@ -1,0 +1,64 @@
+import { lazy, StrictMode, Suspense, type ComponentType } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter, Navigate, Route, Routes, useParams } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { SessionProvider } from './session.js';
+import { Layout } from './components/layout.js';
+import { RequireSession } from './components/require-session.js';
+import { Loading } from './components/states.js';
+import './styles.css';
+
+// Each page is its own chunk: the first load carries only the shell and the page opened.
+const page = (load: () => Promise<{ default: ComponentType }>, signedIn = true) => {
+  const Page = lazy(load);
+  const el = <Suspense fallback={<Loading />}><Page /></Suspense>;
+  return signedIn ? <RequireSession>{el}</RequireSession> : el;
+};
+
+function ToLinks() {
+  const { ws } = useParams();
+  return <Navigate to={`/${ws}/links`} replace />;
+}
+
+const queries = new QueryClient({
+  defaultOptions: {
+    queries: { staleTime: 10_000, refetchOnWindowFocus: false, retry: (n, err) => n < 1 && (err as { statusCode?: number }).statusCode === 0 },
+  },
+});
+
+// Where the server mounted the app (its <base href>), so links and reloads agree.
+const basename = new URL(document.baseURI).pathname.replace(/\/+$/, '') || '/';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queries}>
+      <SessionProvider>
+        <BrowserRouter basename={basename}>
+          <Routes>
+            <Route element={<Layout />}>
+              <Route path="/signup" element={page(() => import('./routes/signup.js'), false)} />
+              <Route path="/login" element={page(() => import('./routes/login.js'), false)} />
+              <Route path="/invites/:token" element={page(() => import('./routes/invite-accept.js'), false)} />
+              <Route path="/" element={page(() => import('./routes/workspaces.js'))} />
+              <Route path="/account" element={page(() => import('./routes/account.js'))} />
+              <Route path="/:ws" element={<ToLinks />} />
+              <Route path="/:ws/links" element={page(() => import('./routes/links-list.js'))} />
+              <Route path="/:ws/links/new" element={page(() => import('./routes/link-new.js'))} />
+              <Route path="/:ws/links/:linkId" element={page(() => import('./routes/link-detail.js'))} />
+              <Route path="/:ws/analytics" element={page(() => import('./routes/analytics.js'))} />
+              <Route path="/:ws/domains" element={page(() => import('./routes/domains.js'))} />
+              <Route path="/:ws/webhooks" element={page(() => import('./routes/webhooks-list.js'))} />
+              <Route path="/:ws/webhooks/:webhookId" element={page(() => import('./routes/webhook-detail.js'))} />
+              <Route path="/:ws/settings" element={page(() => import('./routes/settings.js'))} />
+              <Route path="/:ws/settings/members" element={page(() => import('./routes/settings-members.js'))} />
+              <Route path="/:ws/settings/keys" element={page(() => import('./routes/settings-keys.js'))} />
+              <Route path="/:ws/settings/oauth-clients" element={page(() => import('./routes/settings-oauth-clients.js'))} />
+              <Route path="/:ws/settings/billing" element={page(() => import('./routes/settings-billing.js'))} />
+              <Route path="*" element={page(() => import('./routes/not-found.js'), false)} />
+            </Route>
+          </Routes>
+        </BrowserRouter>
+      </SessionProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,64 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { CreateWorkspaceBodySchema, type CreateWorkspaceBody } from '@hop/shared';
+import { useApi } from '../api.js';
+import { useWorkspaces } from '../workspace.js';
+import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
+import { Field } from '../components/field.js';
+import { ErrorAlert } from '../components/error-alert.js';
+import { Empty, Loading } from '../components/states.js';
+import { Page } from '../components/layout.js';
+
+function CreateWorkspaceForm() {
+  const api = useApi();
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const create = useMutation({
+    mutationFn: async (body: CreateWorkspaceBody) => (await api.call('createWorkspace', { body })).data,
+    onSuccess: async (ws) => {
+      await queries.invalidateQueries({ queryKey: ['workspaces'] });
+      navigate(`/${ws.slug}/links`);
+    },
+    onError: (err) => setErrors(apiFieldErrors(err)),
+  });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const checked = check(CreateWorkspaceBodySchema, { name: f.get('name'), slug: f.get('slug') });
+    setErrors(checked.errors ?? {});
+    if (checked.data) create.mutate(checked.data);
+  };
+  return (
+    <form onSubmit={submit} noValidate className="card">
+      <h2>Create a workspace</h2>
+      <Field label="Name" name="name" required error={errors.name} />
+      <Field label="Slug" name="slug" required hint="3-48 characters: a-z, 0-9 and -. It cannot change later." error={errors.slug} />
+      <ErrorAlert error={Object.keys(errors).length ? null : create.error} />
+      <button type="submit" disabled={create.isPending}>Create workspace</button>
+    </form>
+  );
+}
+
+export default function WorkspacesPage() {
+  const { data, isLoading, error } = useWorkspaces();
+  return (
+    <Page title="Workspaces">
+      {isLoading ? <Loading /> : null}
+      <ErrorAlert error={error} />
+      {data && data.length === 0 ? <Empty><p>You are not in any workspace yet. Create one below, or accept an invite.</p></Empty> : null}
+      {data && data.length > 0 ? (
+        <ul className="cards">
+          {data.map((w) => (
+            <li key={w.id} className="card">
+              <Link to={`/${w.slug}/links`}><strong>{w.name}</strong></Link>
+              <div className="hint">{w.slug} · {w.role} · {w.plan}</div>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <CreateWorkspaceForm />
+    </Page>
+  );
+}

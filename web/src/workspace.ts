@@ -1,0 +1,22 @@
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { ROLES, type Role, type Workspace } from '@hop/shared';
+import { useApi } from './api.js';
+
+export function useWorkspaces() {
+  const api = useApi();
+  return useQuery({ queryKey: ['workspaces'], queryFn: async () => (await api.call('listWorkspaces', {})).data });
+}
+
+/** The workspace named by the `:ws` slug of the path, as the caller sees it (with its role). */
+export function useWorkspace(): { workspace: Workspace | undefined; isLoading: boolean; error: unknown } {
+  const { ws } = useParams();
+  const q = useWorkspaces();
+  const workspace = q.data?.find((w) => w.slug === ws);
+  return { workspace, isLoading: q.isLoading, error: q.error };
+}
+
+/** Whether `role` is at least `needed` (roles are ordered weakest first). */
+export function atLeast(role: Role | undefined, needed: Role): boolean {
+  return role !== undefined && ROLES.indexOf(role) >= ROLES.indexOf(needed);
+}

@@ -1,0 +1,30 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+// The dashboard uses the very same typed client as the CLI (shared/src/client.ts). Its one
+// transport call is undici's `request`; in the browser that name is mapped to a small adapter over
+// `fetch`, and the Node-only webhook-signature helper (never called here) to a stub.
+export default defineConfig({
+  // Relative asset URLs: the server adds a <base href> naming where it mounts the app.
+  base: './',
+  plugins: [react()],
+  resolve: {
+    alias: [
+      { find: /^@hop\/shared$/, replacement: here('../shared/src/index.ts') },
+      { find: /^@hop\/shared\/client$/, replacement: here('../shared/src/client.ts') },
+      { find: /^undici$/, replacement: here('./src/transport/undici-fetch.ts') },
+      { find: /^node:crypto$/, replacement: here('./src/transport/no-node-crypto.ts') },
+    ],
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    sourcemap: false,
+    target: 'es2022',
+    chunkSizeWarningLimit: 400,
+  },
+});
