@@ -224,7 +224,8 @@ test('without a credential, sign-up and log-in are limited per address (30 a min
   await freshMinute(20_000);
   const ip = randomIp();
   const api = client({}, server.url);
-  const loginHere = () => api.raw('POST', '/v1/auth/login', { body: { email: 'nobody@example.test', password: 'wrong password' }, headers: { 'x-forwarded-for': ip } });
+  // A different e-mail each time: ten wrong passwords for one account would lock it (CONTRACT 11).
+  const loginHere = () => api.raw('POST', '/v1/auth/login', { body: { email: `${unique('nobody')}@example.test`, password: 'wrong password' }, headers: { 'x-forwarded-for': ip } });
   for (let i = 1; i <= 30; i++) {
     const res = await loginHere();
     assert.equal(res.status, 401, res.text);
