@@ -6,6 +6,7 @@ import { DEFAULT_RETRY, NO_RETRY, withRetry } from './api-retry.js';
 import { credentialKind, openConfigStore, resolveSettings, type ConfigStore, type Settings } from './config-store.js';
 import { refreshIfExpiring } from './oauth-login.js';
 import { printRecord } from './render.js';
+import { resolveWorkspace } from './workspace-ref.js';
 
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
@@ -74,15 +75,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     });
   }
 
-  /** The workspace to act in: `--workspace`/HOP_WORKSPACE, else the stored default; a slug is looked up. */
-  protected async workspaceId(idOrSlug: string | undefined = this.settings.workspace): Promise<string> {
-    const api = this.api; // without a credential, logging in comes before choosing a workspace
-    if (!idOrSlug) throw new UsageError('no workspace selected: pass --workspace or run `hop workspaces use <slug>`');
-    if (idOrSlug.startsWith('ws_')) return idOrSlug;
-    const { data } = await api.call('listWorkspaces', {});
-    const found = data.find((w) => w.slug === idOrSlug);
-    if (!found) throw new UsageError(`no workspace "${idOrSlug}" among yours`);
-    return found.id;
+  /** The workspace to act in: `--workspace`/HOP_WORKSPACE (id or slug), else the default; see workspace-ref.ts. */
+  protected async workspaceId(explicit: string | undefined = process.env.HOP_WORKSPACE || undefined): Promise<string> {
+    return (await resolveWorkspace(this.api, this.settings, explicit)).id;
   }
 
   /** A human can answer a prompt: stdin is a terminal and this is not a CI job. */

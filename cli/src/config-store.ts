@@ -10,6 +10,8 @@ export interface StoredSettings {
   credential?: string;
   /** The default workspace's id. */
   workspace?: string;
+  /** Its slug, to show it (`hop whoami`). */
+  workspaceSlug?: string;
   /** Set by `hop login` through the browser: `credential` is then the OAuth access token. */
   oauth?: StoredOAuth;
 }
@@ -21,7 +23,8 @@ export interface StoredOAuth {
   /** When the access token in `credential` expires (ISO). */
   expiresAt: string;
   scopes: string[];
-  workspaceId: string;
+  /** The workspace chosen at consent: the default one (the CLI's own login acts in every workspace of the user). */
+  workspaceId: string | null;
 }
 
 export type CredentialKind = 'api-key' | 'token' | 'oauth';
@@ -32,7 +35,10 @@ export interface Settings {
   credential?: string;
   credentialKind?: CredentialKind;
   credentialSource?: 'env' | 'config';
+  /** HOP_WORKSPACE, else the stored default. */
   workspace?: string;
+  /** The default stored by `hop login` or `hop workspaces use`. */
+  storedWorkspace?: string;
   configPath: string;
 }
 
@@ -59,6 +65,7 @@ export function resolveSettings(store: ConfigStore, env: NodeJS.ProcessEnv = pro
     credentialKind: credential ? credentialKind(credential) : undefined,
     credentialSource: env.HOP_API_KEY ? 'env' : credential ? 'config' : undefined,
     workspace: env.HOP_WORKSPACE || store.get('workspace'),
+    storedWorkspace: store.get('workspace'),
     configPath: store.path,
   };
 }

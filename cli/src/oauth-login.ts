@@ -17,7 +17,7 @@ export class OAuthRequestError extends Error {
 }
 
 /** POST to the token or revocation endpoint as a public client (RFC 6749 2.3: client_id, no secret). */
-async function post(apiUrl: string, path: 'token' | 'revoke', form: Record<string, string>): Promise<Record<string, unknown>> {
+export async function postOAuth(apiUrl: string, path: 'token' | 'revoke' | 'device/code', form: Record<string, string>): Promise<Record<string, unknown>> {
   const body = new URLSearchParams({ client_id: HOP_CLI_CLIENT_ID, ...form });
   let res: Response;
   try {
@@ -104,7 +104,7 @@ export async function startLogin(apiUrl: string, scopes?: string[]): Promise<Pen
 }
 
 export async function exchangeCode(apiUrl: string, login: PendingLogin, code: string): Promise<OAuthTokenResponse> {
-  return (await post(apiUrl, 'token', {
+  return (await postOAuth(apiUrl, 'token', {
     grant_type: 'authorization_code', code, redirect_uri: login.redirectUri, code_verifier: login.verifier,
   })) as unknown as OAuthTokenResponse;
 }
@@ -117,7 +117,7 @@ export function storeTokens(store: ConfigStore, tokens: OAuthTokenResponse, now 
     refreshToken: tokens.refresh_token,
     expiresAt: new Date(now + tokens.expires_in * 1000).toISOString(),
     scopes: tokens.scope.split(' ').filter(Boolean),
-    workspaceId: tokens.workspace_id,
+    workspaceId: tokens.workspace_id ?? null,
   } satisfies StoredOAuth);
 }
 
@@ -130,7 +130,7 @@ export async function refreshIfExpiring(store: ConfigStore, apiUrl: string, now 
   if (!oauth || !store.get('credential')) return;
   if (Date.parse(oauth.expiresAt) - REFRESH_MARGIN_MS > now) return;
   try {
-    const tokens = (await post(apiUrl, 'token', { grant_type: 'refresh_token', refresh_token: oauth.refreshToken })) as unknown as OAuthTokenResponse;
+    const tokens = (await postOAuth(apiUrl, 'token', { grant_type: 'refresh_token', refresh_token: oauth.refreshToken })) as unknown as OAuthTokenResponse;
     storeTokens(store, tokens, now);
   } catch (err) {
     if (!(err instanceof OAuthRequestError)) throw err;
@@ -142,5 +142,5 @@ export async function refreshIfExpiring(store: ConfigStore, apiUrl: string, now 
 
 /** RFC 7009: revoking the refresh token ends the whole grant, access token included. */
 export async function revokeTokens(apiUrl: string, oauth: StoredOAuth): Promise<void> {
-  await post(apiUrl, 'revoke', { token: oauth.refreshToken, token_type_hint: 'refresh_token' });
+  await postOAuth(apiUrl, 'revoke', { token: oauth.refreshToken, token_type_hint: 'refresh_token' });
 }

@@ -46,6 +46,7 @@ import { createRateLimiter } from './domain/rate-limits/rate-limiter.js';
 import { createRateLimitsService } from './domain/rate-limits/rate-limits-service.js';
 import { createOAuthClientsService } from './domain/oauth/oauth-clients-service.js';
 import { createOAuthService } from './domain/oauth/oauth-service.js';
+import { createDeviceCodes } from './domain/oauth/device-codes.js';
 import { createInviteMailer, type SendInvite } from './domain/mail/invite-mailer.js';
 
 /** HOP_SECRET, or one generated once into HOP_DATA_DIR and reused on every start (CONTRACT 10). */
@@ -142,6 +143,8 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     secureCookies: config.shortScheme === 'https',
   };
 
+  const oauth = createOAuthService({ db, clock, clients: oauthClients, workspaces });
+
   return {
     db,
     rateLimits,
@@ -159,7 +162,7 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     clicks,
     users: createUsersService({
       db, newId, sessions,
-      checks: createPasswordChecks({ db, clock, secret: secretText, addressScale: config.rateLimits.enabled ? config.rateLimits.scale : null }),
+      checks: createPasswordChecks({ db, clock, secret: secretText }),
     }),
     workspaces,
     members: createMembersService({
@@ -168,7 +171,8 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
       sendInvite,
     }),
     oauthClients,
-    oauth: createOAuthService({ db, clock, clients: oauthClients, workspaces }),
+    oauth,
+    deviceCodes: createDeviceCodes({ db, clock, oauth }),
     apiKeys: createApiKeysService({ db, newId, clock }),
     links: createLinksService({
       db, clock, newId, domains, onLinkChanged: linkChanged, outbox,

@@ -72,16 +72,34 @@ export type CreatedOAuthClient = z.infer<typeof CreatedOAuthClientSchema>;
 
 export const OAuthClientParamsSchema = WorkspaceParamsSchema.extend({ clientId: idSchema('oac') });
 
-/** The token endpoint's answer (RFC 6749 5.1), plus the workspace the token is bound to. */
+/**
+ * The token endpoint's answer (RFC 6749 5.1), plus the workspace the token is bound to. The CLI's
+ * own login (`hop-cli`) acts in every workspace of the user: its `workspace_id` is only the default
+ * chosen at consent, null when the user had none.
+ */
 export const OAuthTokenResponseSchema = z.object({
   access_token: z.string(),
   token_type: z.literal('Bearer'),
   expires_in: z.number().int(),
   refresh_token: z.string(),
   scope: z.string(),
-  workspace_id: idSchema('ws'),
+  workspace_id: idSchema('ws').nullable(),
 });
 export type OAuthTokenResponse = z.infer<typeof OAuthTokenResponseSchema>;
+
+/** `POST /v1/oauth/device/code` (RFC 8628 3.2): what the device shows and polls with. */
+export const DeviceAuthorizationResponseSchema = z.object({
+  device_code: z.string(),
+  user_code: z.string(),
+  verification_uri: z.string(),
+  verification_uri_complete: z.string(),
+  expires_in: z.number().int(),
+  interval: z.number().int(),
+});
+export type DeviceAuthorizationResponse = z.infer<typeof DeviceAuthorizationResponseSchema>;
+
+/** RFC 8628 3.4: the device code grant at the token endpoint. */
+export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
 
 /** The token and revocation endpoints' error body (RFC 6749 5.2), not the API's envelope. */
 export const OAuthErrorSchema = z.object({ error: z.string(), error_description: z.string().optional() });

@@ -77,7 +77,7 @@ test('at most 30 password checks a minute per address, across the form and /v1/a
     const ip = randomIp();
     // Start early in a minute, so that the API's own per-address window does not reset halfway.
     const left = 60_000 - (Date.now() % 60_000);
-    if (left < 20_000) await new Promise((r) => setTimeout(r, left + 100));
+    if (left < 30_000) await new Promise((r) => setTimeout(r, left + 100));
     // Different unknown accounts, so that no account lockout plays a part: only the address counts.
     for (let i = 0; i < 15; i++) assert.equal((await login(`${unique('x')}@example.test`, 'guess', ip, server.url)).status, 401);
     const s = await oauthForm(ip, server.url);

@@ -106,11 +106,14 @@ test('Chromium: login form, consent naming client, workspace and scopes, Approve
     const code = arrived.searchParams.get('code')!;
     const tokens = await oauthPost('token', { grant_type: 'authorization_code', client_id: CLI_CLIENT, code, redirect_uri: callbackUrl, code_verifier: verifier });
     assert.equal(tokens.status, 200);
-    assert.equal(tokens.body.workspace_id, other.workspaceId, 'bound to the workspace picked on the consent page');
+    assert.equal(tokens.body.workspace_id, other.workspaceId, 'the default workspace is the one picked on the consent page');
     assert.equal(tokens.body.scope, 'links:read links:write keys:manage');
     const api = client({ token: String(tokens.body.access_token) });
     await api.call('listLinks', { params: { workspaceId: other.workspaceId } });
-    await assert.rejects(api.call('listLinks', { params: { workspaceId: t.workspaceId } }), { code: 'NOT_FOUND' });
+    // The CLI's own login is not bound to it: it acts in each of the user's workspaces (CONTRACT 13).
+    await api.call('listLinks', { params: { workspaceId: t.workspaceId } });
+    const stranger = await team();
+    await assert.rejects(api.call('listLinks', { params: { workspaceId: stranger.workspaceId } }), { code: 'NOT_FOUND' });
 
     // Signed in already (the cookie): the next authorization goes straight to consent; Deny → access_denied.
     await page.goto(authorizeUrl({ clientId: CLI_CLIENT, redirectUri: callbackUrl, state: 'st-43', challenge }));

@@ -9,6 +9,7 @@ interface WhoamiResult {
   user: { id: string; email: string };
   apiUrl: string;
   workspace: string | null;
+  workspaceSlug: string | null;
   credentialKind: 'api-key' | 'token';
   credentialSource: 'env' | 'config';
 }
@@ -21,7 +22,7 @@ test('login --with-token with an API key verifies it, stores it and selects its 
   assert.equal(res.stdout, '', 'messages go to stderr, not stdout');
   assert.match(res.stderr, new RegExp(`Logged in to .* as ${t.email}`));
   const me = await hop.json<WhoamiResult>(['whoami']);
-  assert.deepEqual(me, { user: me.user, apiUrl: API_URL, workspace: t.workspaceId, credentialKind: 'api-key', credentialSource: 'config', scopes: null, expiresAt: null, usage: null });
+  assert.deepEqual(me, { user: me.user, apiUrl: API_URL, workspace: t.workspaceId, workspaceSlug: t.slug, credentialKind: 'api-key', credentialSource: 'config', scopes: null, expiresAt: null, usage: null });
   // usage: null because this key lacks workspace:read (GET .../usage)
   assert.equal(me.user.id, t.userId);
 });

@@ -127,3 +127,23 @@ export async function oauthTokens(
   if (res.status !== 200) throw new Error(`token exchange answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body as unknown as OAuthTokenResponse;
 }
+
+/** POST /v1/oauth/device/code as a public client (RFC 8628 3.1). */
+export async function deviceCode(clientId = CLI_CLIENT, scope?: string, baseUrl = API_URL): Promise<TokenCall> {
+  const body = new URLSearchParams({ client_id: clientId, ...(scope ? { scope } : {}) });
+  const res = await fetch(`${baseUrl}/v1/oauth/device/code`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() });
+  return { status: res.status, body: JSON.parse(await res.text()), headers: res.headers };
+}
+
+/** The user's side of the device flow: open verification_uri_complete, sign in, decide. */
+export async function approveDevice(account: Pick<Account, 'email' | 'password'>, verificationUriComplete: string, decision: 'approve' | 'deny', workspaceId?: string) {
+  const s = authorizeSession(verificationUriComplete);
+  const first = await s.get();
+  if (first.status !== 200) throw new Error(`device page answered ${first.status}: ${first.text.slice(0, 300)}`);
+  const login = await s.login(account);
+  if (login.status !== 303) throw new Error(`login answered ${login.status}: ${login.text.slice(0, 300)}`);
+  const consent = await s.get();
+  if (!consent.text.includes('Approve')) throw new Error(`no consent page: ${consent.text.slice(0, 300)}`);
+  const userCode = /name="user_code" value="([^"]+)"/.exec(consent.text)?.[1] ?? '';
+  return s.post({ csrf: s.csrf, user_code: userCode, decision, ...(workspaceId ? { workspace: workspaceId } : {}) });
+}

@@ -4,11 +4,14 @@ import { BaseCommand } from '../base-command.js';
 import { UsageError } from '../errors.js';
 import type { CredentialKind } from '../config-store.js';
 import { printRecord } from '../render.js';
+import { resolveWorkspace, type WorkspaceRef } from '../workspace-ref.js';
 
 export interface WhoamiResult {
   user: User;
   apiUrl: string;
   workspace: string | null;
+  /** The workspace's slug, when known. */
+  workspaceSlug: string | null;
   credentialKind: CredentialKind;
   credentialSource: 'env' | 'config';
   /** What the credential may do: a browser login's granted scopes; every scope for a session; null for a key (see `hop keys list`). */
@@ -43,15 +46,18 @@ function usageLines(u: Usage): Record<string, string> {
 
 export default class Whoami extends BaseCommand<typeof Whoami> {
   static summary = 'Show the user, server, workspace, scopes and expiry of the credential in use';
+  static examples = ['<%= config.bin %> whoami', 'HOP_API_KEY=hop_live_... <%= config.bin %> whoami --json'];
 
   async run(): Promise<WhoamiResult> {
     const { data: user } = await this.api.call('getMe', {});
-    const { apiUrl, workspace, credentialKind, credentialSource, credential } = this.settings;
+    const { apiUrl, credentialKind, credentialSource, credential } = this.settings;
     const oauth = credentialKind === 'oauth' && credentialSource === 'config' ? this.store.get('oauth') : undefined;
+    const workspace = await this.currentWorkspace();
     const result: WhoamiResult = {
       user,
       apiUrl,
-      workspace: oauth?.workspaceId ?? workspace ?? null,
+      workspace: workspace?.id ?? null,
+      workspaceSlug: workspace?.slug ?? null,
       credentialKind: credentialKind!,
       credentialSource: credentialSource!,
       scopes: oauth ? oauth.scopes : credentialKind === 'token' ? [...SCOPES] : null,
@@ -61,7 +67,8 @@ export default class Whoami extends BaseCommand<typeof Whoami> {
     result.usage = await this.usageOf(result.workspace);
     if (!this.jsonEnabled()) {
       printRecord({
-        user: `${user.name} <${user.email}>`, userId: user.id, apiUrl, workspace: result.workspace,
+        user: `${user.name} <${user.email}>`, userId: user.id, apiUrl,
+        workspace: workspace ? `${workspace.slug ?? ''} (${workspace.id})`.trim() : 'none selected (hop workspaces use <slug>)',
         credential: `${credentialKind} (from ${credentialSource})`,
         scopes: credentialKind === 'token' ? 'all (a session: its role decides)' : result.scopes ?? 'those of the key (hop keys list)',
         expiresAt: result.expiresAt ? `${result.expiresAt}${oauth ? ' (refreshed automatically)' : ''}` : 'never (until revoked)',
@@ -71,14 +78,25 @@ export default class Whoami extends BaseCommand<typeof Whoami> {
     return result;
   }
 
-  /** The workspace's usage; null when none is selected or the credential may not read it. */
-  private async usageOf(workspace: string | null): Promise<Usage | null> {
-    if (!workspace) return null;
+  /** The workspace commands would act in; its slug from the login when stored with it. */
+  private async currentWorkspace(): Promise<WorkspaceRef | null> {
     try {
-      return (await this.api.call('getUsage', { params: { workspaceId: await this.workspaceId(workspace) } })).data;
+      const ref = await resolveWorkspace(this.api, this.settings, process.env.HOP_WORKSPACE || undefined);
+      const storedSlug = ref.id === this.store.get('workspace') ? this.store.get('workspaceSlug') : undefined;
+      return { id: ref.id, slug: ref.slug ?? storedSlug };
+    } catch (err) {
+      if (err instanceof UsageError) return null;
+      throw err;
+    }
+  }
+
+  /** The workspace's usage; null when none is selected or the credential may not read it. */
+  private async usageOf(workspaceId: string | null): Promise<Usage | null> {
+    if (!workspaceId) return null;
+    try {
+      return (await this.api.call('getUsage', { params: { workspaceId } })).data;
     } catch (err) {
       if (err instanceof HopApiError && ['INSUFFICIENT_SCOPE', 'NOT_FOUND', 'FORBIDDEN'].includes(err.code)) return null;
-      if (err instanceof UsageError) return null; // a stored workspace that is no longer among yours
       throw err;
     }
   }

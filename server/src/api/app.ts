@@ -9,6 +9,7 @@ import { createMetrics, metricsRoutes, type Metrics } from './plugins/metrics.js
 import { parseJsonBody } from './plugins/json-body.js';
 import { securityHeadersHook } from './security-headers.js';
 import { openApiPlugin } from './plugins/openapi.js';
+import { limitUnmatched } from './plugins/access.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { workspaceRoutes } from './routes/workspace-routes.js';
 import { memberRoutes } from './routes/member-routes.js';
@@ -84,6 +85,8 @@ export async function buildApp(
   });
   // Every HTML page, whoever renders it, leaves with the security headers (CSP, framing, sniffing).
   app.addHook('onSend', securityHeadersHook);
+  // Unknown API paths count against the credential they present, like every API request.
+  if (!config.disabled.has('api')) app.addHook('onRequest', async (req, reply) => limitUnmatched(services, req, reply));
   // One-segment paths the application routes itself stay away from the fast path.
   app.addHook('onRoute', (route) => {
     if (/^\/[^/:*]*$/.test(route.url)) fast?.reservePath(route.url);

@@ -1,19 +1,30 @@
 import { Args } from '@oclif/core';
-import type { Workspace } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
+import { resolveWorkspace, type WorkspaceRef } from '../../workspace-ref.js';
 
 export default class WorkspacesUse extends BaseCommand<typeof WorkspacesUse> {
-  static summary = 'Choose the default workspace for later commands';
-  static args = { workspace: Args.string({ required: true, description: 'workspace id or slug' }) };
+  static summary = 'Choose the default workspace for later commands (no new login needed)';
+  static examples = ['<%= config.bin %> workspaces use acme', '<%= config.bin %> workspaces use ws_2Ab9xYz01234567890123'];
+  static args = { workspace: Args.string({ required: true, description: 'workspace slug or id' }) };
 
-  async run(): Promise<Workspace> {
-    const wanted = this.args.workspace;
-    const { data } = await this.api.call('listWorkspaces', {});
-    const workspace = data.find((w) => w.id === wanted || w.slug === wanted);
-    if (!workspace) this.error(`no workspace "${wanted}" among yours (see \`hop workspaces list\`)`, { exit: 1 });
+  async run(): Promise<WorkspaceRef> {
+    // A key or third-party token can only use its own workspace: that is checked without workspaces:read.
+    const ref = await resolveWorkspace(this.api, { ...this.settings, storedWorkspace: undefined }, this.args.workspace);
+    const workspace = ref.slug ? ref : (await this.lookUp(ref.id)) ?? ref;
     this.store.set('workspace', workspace.id);
-    this.info(`Default workspace: ${workspace.slug} (${workspace.id})`);
+    if (workspace.slug) this.store.set('workspaceSlug', workspace.slug);
+    else this.store.delete('workspaceSlug');
+    this.info(`Default workspace: ${workspace.slug ?? ''} (${workspace.id})`.replace(':  (', ': ('));
     if (process.env.HOP_WORKSPACE) this.info('HOP_WORKSPACE is set in the environment and overrides it');
     return workspace;
+  }
+
+  /** An id given as is: the workspace when the credential can list workspaces; refused when it is not among them. */
+  private async lookUp(id: string): Promise<WorkspaceRef | undefined> {
+    const listed = await this.api.call('listWorkspaces', {}).catch(() => undefined);
+    if (!listed) return undefined;
+    const found = listed.data.find((w) => w.id === id);
+    if (!found) this.error(`no workspace "${id}" among yours (see \`hop workspaces list\`)`, { exit: 1 });
+    return found;
   }
 }

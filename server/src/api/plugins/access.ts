@@ -74,7 +74,7 @@ export async function enforceAccess(
   checkParams: () => void = () => {},
 ) {
   if (def.auth === 'public') {
-    await limitRequest(services, def, req, reply);
+    await limitRequest(services, req, reply);
     return checkParams();
   }
   if (def.auth === 'admin') {
@@ -84,7 +84,7 @@ export async function enforceAccess(
     return checkParams();
   }
   await checkAccess(services, def, req, checkParams).catch((err) => limitRefused(services, req, reply, err));
-  await limitRequest(services, def, req, reply);
+  await limitRequest(services, req, reply);
 }
 
 /** Refuses at start-up a table route that does not say where its workspace comes from. */
@@ -98,4 +98,16 @@ export function assertDeclaresAccess(name: string, def: RouteDef) {
         ? 'acts in a workspace but declares no role'
         : null;
   if (problem) throw new Error(`route ${name} ${problem} (shared/src/routes.ts)`);
+}
+
+const API_PATH = /^\/(api\/)?v1\//;
+
+/**
+ * A path no route serves, under /v1 or /api/v1, with a credential: counted like any request of
+ * that credential (a bad one per address), so its 404 carries the X-RateLimit-* headers too.
+ */
+export async function limitUnmatched(services: Services, req: FastifyRequest, reply: FastifyReply) {
+  if (!req.is404 || !API_PATH.test(req.url) || !(req.headers['x-api-key'] || req.headers.authorization)) return;
+  req.principal = await authenticate(services, req).catch(() => undefined);
+  await limitRequest(services, req, reply);
 }

@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RouteDef } from '@hop/shared';
 import { HopError } from '../../domain/errors.js';
 import type { BucketStatus, Decision } from '../../domain/rate-limits/rate-limiter.js';
 import type { Services } from '../../services.js';
@@ -50,7 +49,7 @@ const counted = (services: Services) => services.rateLimits.settings.enabled;
  * Runs in every table route's onRequest once access is decided (plugins/access.ts), so it knows
  * the credential, the workspace and its plan. The redirector is not a table route and is never counted.
  */
-export async function limitRequest(services: Services, _def: RouteDef, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function limitRequest(services: Services, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (counted(services)) apply(await count(services, req), reply, Date.now());
 }
 

@@ -12,7 +12,7 @@ export function oauthErrorPage(message: string): string {
 }
 
 /** Step one when there is no dashboard session: e-mail and password, posted back to the same URL. */
-export function loginPage(opts: { clientName: string; csrf: string; email?: string; error?: string }): string {
+export function loginPage(opts: { clientName: string; csrf: string; email?: string; error?: string; signupHref: string }): string {
   return page(
     'Sign in to Hop',
     `<p>Sign in to continue to <strong>${esc(opts.clientName)}</strong>.</p>
@@ -24,7 +24,28 @@ ${alert(opts.error)}<form method="post" action="">
   <p><label for="password">Password</label><br>
   <input id="password" name="password" type="password" required autocomplete="current-password"></p>
   <button type="submit">Sign in</button>
-</form>`,
+</form>
+<p>New to Hop? <a href="${esc(opts.signupHref)}">Create an account</a>; you will come back here.</p>`,
+  );
+}
+
+/** Sign-up inside the flow (`prompt=create`): the new account is signed in and the flow goes on. */
+export function signupPage(opts: { clientName: string; csrf: string; email?: string; name?: string; error?: string; loginHref: string }): string {
+  return page(
+    'Create your Hop account',
+    `<p>Create an account to continue to <strong>${esc(opts.clientName)}</strong>.</p>
+${alert(opts.error)}<form method="post" action="">
+  <input type="hidden" name="csrf" value="${esc(opts.csrf)}">
+  <input type="hidden" name="action" value="signup">
+  <p><label for="name">Name</label><br>
+  <input id="name" name="name" required autocomplete="name" value="${esc(opts.name ?? '')}" autofocus></p>
+  <p><label for="email">E-mail</label><br>
+  <input id="email" name="email" type="email" required autocomplete="username" value="${esc(opts.email ?? '')}"></p>
+  <p><label for="password">Password (at least 8 characters)</label><br>
+  <input id="password" name="password" type="password" required minlength="8" autocomplete="new-password"></p>
+  <button type="submit">Create account</button>
+</form>
+<p>Have an account? <a href="${esc(opts.loginHref)}">Sign in</a>.</p>`,
   );
 }
 
@@ -37,19 +58,28 @@ export function consentPage(opts: {
   scopes: Scope[];
   csrf: string;
   error?: string;
+  /** Extra fields the form posts back (the device flow's user code). */
+  hidden?: Record<string, string>;
 }): string {
   const options = opts.workspaces
     .map((w, i) => `<option value="${esc(w.id)}"${i === 0 ? ' selected' : ''}>${esc(w.name)} (${esc(w.slug)}, ${esc(w.role)})</option>`)
     .join('');
   const scopes = opts.scopes.map((s) => `  <li>${esc(SCOPE_DESCRIPTIONS[s])} <small>(<code>${esc(s)}</code>)</small></li>`).join('\n');
-  const who = opts.firstParty ? `${esc(opts.clientName)}` : `The application <strong>${esc(opts.clientName)}</strong>`;
+  // The CLI's own login acts in every workspace of the user; the one chosen is only its default.
+  const intro = opts.firstParty
+    ? `<p>${esc(opts.clientName)} wants to act on your behalf, as <strong>${esc(opts.userEmail)}</strong>, in each of your workspaces, with your role in each.</p>`
+    : `<p>The application <strong>${esc(opts.clientName)}</strong> wants to act on your behalf, as <strong>${esc(opts.userEmail)}</strong>, in one workspace.</p>`;
+  const choice = opts.firstParty
+    ? (opts.workspaces.length
+      ? `<p><label for="workspace">Default workspace</label><br>\n  <select id="workspace" name="workspace">${options}</select></p>`
+      : '<p>You belong to no workspace yet: create one afterwards with <code>hop workspaces create</code>.</p>')
+    : `<p><label for="workspace">Workspace</label><br>\n  <select id="workspace" name="workspace" required>${options}</select></p>`;
   return page(
     `Allow ${opts.clientName}?`,
-    `<p>${who} wants to act on your behalf, as <strong>${esc(opts.userEmail)}</strong>, in one workspace.</p>
+    `${intro}
 ${alert(opts.error)}<form method="post" action="">
   <input type="hidden" name="csrf" value="${esc(opts.csrf)}">
-  <p><label for="workspace">Workspace</label><br>
-  <select id="workspace" name="workspace" required>${options}</select></p>
+${opts.hidden ? Object.entries(opts.hidden).map(([k, v]) => `  <input type="hidden" name="${esc(k)}" value="${esc(v)}">\n`).join('') : ''}  ${choice}
   <p>It will be able to:</p>
   <ul>
 ${scopes}
@@ -64,4 +94,26 @@ ${scopes}
 /** A signed-in user with no workspace has nothing to grant. */
 export function noWorkspacePage(email: string): string {
   return page('No workspace', `<p>${esc(email)} belongs to no workspace yet. Create one first (<code>hop workspaces create</code>), then try again.</p>`);
+}
+
+/** The device flow's page (RFC 8628 3.3): the code shown by the device, typed (or prefilled) here. */
+export function deviceCodePage(opts: { csrf: string; userCode?: string; error?: string }): string {
+  return page(
+    'Connect a device',
+    `<p>Enter the code shown by the device (for example by <code>hop login</code> in your terminal).</p>
+${alert(opts.error)}<form method="post" action="">
+  <input type="hidden" name="csrf" value="${esc(opts.csrf)}">
+  <input type="hidden" name="action" value="code">
+  <p><label for="user_code">Code</label><br>
+  <input id="user_code" name="user_code" required autocomplete="one-time-code" autocapitalize="characters" spellcheck="false" value="${esc(opts.userCode ?? '')}" autofocus></p>
+  <button type="submit">Continue</button>
+</form>`,
+  );
+}
+
+/** The end of the device flow on this side: the device gets its answer when it next polls. */
+export function deviceDonePage(approved: boolean): string {
+  return approved
+    ? page('Device connected', '<p>You are logged in on the device. You can close this page and return to it.</p>')
+    : page('Request denied', '<p>Nothing was shared with the device. You can close this page.</p>');
 }

@@ -1,30 +1,16 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import { SCOPES } from '@hop/shared';
-import { HopError } from '../../domain/errors.js';
+import { DEVICE_CODE_GRANT_TYPE, SCOPES } from '@hop/shared';
 import { OAuthError } from '../../domain/oauth/oauth-errors.js';
 import type { RegisteredClient } from '../../domain/oauth/oauth-clients-service.js';
 import type { AuthorizationRequest } from '../../domain/oauth/oauth-service.js';
-import { SESSION_TTL_SECONDS } from '../../domain/auth/session-tokens.js';
 import { defineRoute, type ApiDeps } from '../define-route.js';
-import { consentPage, loginPage, noWorkspacePage, oauthErrorPage } from './oauth-pages.js';
+import { consentPage, noWorkspacePage, oauthErrorPage } from './oauth-pages.js';
+import { fields, oauthBrowserSession, sendPage, type Form } from './oauth-session.js';
+import { deviceRoutes } from './oauth-device-routes.js';
 
-const SESSION_COOKIE = 'hop_oauth_session';
-const CSRF_COOKIE = 'hop_oauth_csrf';
-const COOKIE_PATH = '/v1/oauth';
 const hidden = { schema: { hide: true } } as const;
-
-type Form = Record<string, string | undefined>;
-
-/**
- * Pages that hand out grants are never cached; like every HTML page they are never framed
- * (clickjacking) or leaked through Referer (api/security-headers.ts sets that for all of them).
- */
-function sendPage(reply: FastifyReply, status: number, html: string) {
-  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
-}
 
 /** `redirectUri` with `params` added to its query (keeping what it had), per RFC 6749 4.1.2. */
 function withParams(redirectUri: string, params: Record<string, string | undefined>): string {
@@ -33,27 +19,16 @@ function withParams(redirectUri: string, params: Record<string, string | undefin
   return u.toString();
 }
 
-const sameSecret = (a: string | undefined, b: string | undefined) =>
-  Boolean(a && b && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b)));
-
-/** The body's fields as strings (form-encoded or JSON); anything else is ignored. */
-function fields(body: unknown): Form {
-  const out: Form = {};
-  if (body && typeof body === 'object') for (const [k, v] of Object.entries(body)) if (typeof v === 'string') out[k] = v;
-  return out;
-}
-
 /**
  * The authorization server (CONTRACT 2; RFC 6749, 7636, 8252, 8414, 7009): metadata, the HTML
  * authorize endpoint (login, then consent), the token and revocation endpoints, and the client
  * registrations of the route table. Form bodies and cookies are parsed only inside this scope.
  */
 export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUrl: string }) {
-  const { oauth, oauthClients, sessions, users, workspaces } = deps.services;
+  const { oauth, deviceCodes, oauthClients, users, workspaces } = deps.services;
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
-  const secureCookies = deps.baseUrl.startsWith('https://');
-  const cookieOptions = { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: secureCookies } as const;
+  const browser = oauthBrowserSession(deps.services, deps.baseUrl.startsWith('https://'));
 
   // The client registrations live in the route table: envelope, scope keys:manage, role admin.
   defineRoute(app, deps, 'listOAuthClients', async ({ actor }) => ({ data: await oauthClients.list(actor.workspaceId) }));
@@ -73,9 +48,10 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
       authorization_endpoint: `${deps.baseUrl}/v1/oauth/authorize`,
       token_endpoint: `${deps.baseUrl}/v1/oauth/token`,
       revocation_endpoint: `${deps.baseUrl}/v1/oauth/revoke`,
+      device_authorization_endpoint: `${deps.baseUrl}/v1/oauth/device/code`,
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
+      grant_types_supported: ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT_TYPE],
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: authMethods,
       revocation_endpoint_auth_methods_supported: authMethods,
@@ -84,27 +60,13 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
     };
   });
 
-  /** The user signed in to this flow, from the session cookie (a dashboard-session JWT). */
-  async function sessionUser(req: FastifyRequest): Promise<string | null> {
-    const token = req.cookies[SESSION_COOKIE];
-    return token ? sessions.verify(token) : null;
-  }
-
-  /** The CSRF token of this browser: a random cookie that each form must echo (double submit). */
-  function csrfToken(req: FastifyRequest, reply: FastifyReply): string {
-    const existing = req.cookies[CSRF_COOKIE];
-    if (existing && /^[A-Za-z0-9_-]{32,64}$/.test(existing)) return existing;
-    const token = randomBytes(24).toString('base64url');
-    reply.setCookie(CSRF_COOKIE, token, cookieOptions);
-    return token;
-  }
-
-  async function showConsent(reply: FastifyReply, client: RegisteredClient, request: AuthorizationRequest, userId: string, csrf: string, error?: string) {
+  /** The consent page; a third party needs a workspace to be bound to, the CLI's own login does not. */
+  async function showConsent(reply: FastifyReply, client: RegisteredClient, scopes: AuthorizationRequest['scopes'], userId: string, csrf: string, error?: string, hiddenFields?: Record<string, string>) {
     const [user, list] = await Promise.all([users.get(userId), workspaces.listForUser(userId)]);
-    if (list.length === 0) return sendPage(reply, 200, noWorkspacePage(user.email));
+    if (list.length === 0 && !client.firstParty) return sendPage(reply, 200, noWorkspacePage(user.email));
     return sendPage(reply, error ? 400 : 200, consentPage({
       clientName: client.name, firstParty: client.firstParty, userEmail: user.email, workspaces: list,
-      scopes: request.scopes, csrf, error,
+      scopes, csrf, error, hidden: hiddenFields,
     }));
   }
 
@@ -127,10 +89,10 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
   app.get('/v1/oauth/authorize', hidden, async (req, reply) => {
     const check = await checkRequest(req, reply);
     if (!check) return reply;
-    const csrf = csrfToken(req, reply);
-    const userId = await sessionUser(req);
-    if (!userId) return sendPage(reply, 200, loginPage({ clientName: check.client.name, csrf }));
-    return showConsent(reply, check.client, check.request, userId, csrf);
+    const csrf = browser.csrfToken(req, reply);
+    const userId = await browser.user(req);
+    if (!userId) return browser.accountPage(req, reply, check.client.name, csrf);
+    return showConsent(reply, check.client, check.request.scopes, userId, csrf);
   });
 
   app.post('/v1/oauth/authorize', hidden, async (req, reply) => {
@@ -138,40 +100,23 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
     if (!check) return reply;
     const { client, request } = check;
     const form = fields(req.body);
-    const csrf = req.cookies[CSRF_COOKIE];
-    if (!sameSecret(form.csrf, csrf)) {
+    if (!browser.csrfMatches(req, form)) {
       return sendPage(reply, 403, oauthErrorPage('This form expired or did not come from Hop. Go back and reload the page.'));
     }
-    const self = req.url; // the same authorize URL, query included
+    const csrf = form.csrf!;
+    const handled = await browser.handleAccountForm(req, reply, form, client.name);
+    if (handled) return handled;
 
-    if (form.action === 'login') {
-      try {
-        const { token } = await users.login({ email: form.email ?? '', password: form.password ?? '' }, { ip: req.ip });
-        reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_TTL_SECONDS });
-        return reply.redirect(self, 303);
-      } catch (err) {
-        if (err instanceof HopError && err.code === 'RATE_LIMIT_EXCEEDED') {
-          const seconds = Number(err.details.retryAfter);
-          reply.header('retry-after', String(seconds));
-          const minutes = Math.ceil(seconds / 60);
-          return sendPage(reply, 429, loginPage({ clientName: client.name, csrf: csrf!, email: form.email,
-            error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }));
-        }
-        if (!(err instanceof HopError) || (err.code !== 'UNAUTHORIZED' && err.code !== 'VALIDATION_ERROR')) throw err;
-        return sendPage(reply, 401, loginPage({ clientName: client.name, csrf: csrf!, email: form.email, error: 'Wrong e-mail or password.' }));
-      }
-    }
-
-    const userId = await sessionUser(req);
-    if (!userId) return sendPage(reply, 200, loginPage({ clientName: client.name, csrf: csrf! }));
+    const userId = await browser.user(req);
+    if (!userId) return browser.accountPage(req, reply, client.name, csrf);
     if (form.decision === 'deny') {
       return reply.header('cache-control', 'no-store').redirect(withParams(request.redirectUri, {
         error: 'access_denied', error_description: 'the user denied the request', state: request.state,
       }), 303);
     }
-    if (form.decision !== 'approve') return showConsent(reply, client, request, userId, csrf!, 'Choose Approve or Deny.');
-    const code = form.workspace ? await oauth.approve(request, userId, form.workspace) : null;
-    if (!code) return showConsent(reply, client, request, userId, csrf!, 'Choose one of your workspaces.');
+    if (form.decision !== 'approve') return showConsent(reply, client, request.scopes, userId, csrf, 'Choose Approve or Deny.');
+    const code = form.workspace || client.firstParty ? await oauth.approve(request, userId, form.workspace || null) : null;
+    if (!code) return showConsent(reply, client, request.scopes, userId, csrf, 'Choose one of your workspaces.');
     return reply.header('cache-control', 'no-store').redirect(withParams(request.redirectUri, {
       code, state: request.state, iss: deps.baseUrl,
     }), 303);
@@ -219,10 +164,12 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
         tokens = await oauth.exchangeCode(auth.client, { code: form.code, redirectUri: form.redirect_uri, codeVerifier: form.code_verifier });
       } else if (form.grant_type === 'refresh_token') {
         tokens = await oauth.refresh(auth.client, { refreshToken: form.refresh_token, scope: form.scope });
+      } else if (form.grant_type === DEVICE_CODE_GRANT_TYPE) {
+        tokens = await deviceCodes.exchange(auth.client, form.device_code);
       } else if (!form.grant_type) {
         throw new OAuthError('invalid_request', 'grant_type is required');
       } else {
-        throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+        throw new OAuthError('unsupported_grant_type', `grant_type must be authorization_code, refresh_token or ${DEVICE_CODE_GRANT_TYPE}`);
       }
       return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(tokens);
     } catch (err) {
@@ -230,6 +177,8 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
       throw err;
     }
   });
+
+  deviceRoutes(app, deps, { browser, clientOf, sendOAuthError, showConsent });
 
   app.post('/v1/oauth/revoke', hidden, async (req, reply) => {
     const form = fields(req.body);

@@ -1,6 +1,6 @@
--- Account password checks (log-in, the OAuth sign-in form): one row per check per client address
--- (`addr:` keys, at most 30 a minute) and one per failed check per account (`acct:` keys, 10 in
--- 15 minutes lock the account for 15 minutes). Keys are keyed hashes, never an address or e-mail.
+-- Account password checks (log-in, the OAuth sign-in form): one row per failed check per account
+-- (10 in 15 minutes lock the account for 15 minutes), taken before the hash runs and given back
+-- when the password was right. Keys are keyed hashes of the e-mail, never the e-mail.
 create table password_checks (
   key        text not null,
   checked_at timestamptz(3) not null

@@ -7,7 +7,9 @@ export class OAuthError extends Error {
   constructor(
     readonly error:
       | 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type'
-      | 'invalid_scope' | 'access_denied' | 'unsupported_response_type' | 'server_error' | 'unsupported_token_type',
+      | 'invalid_scope' | 'access_denied' | 'unsupported_response_type' | 'server_error' | 'unsupported_token_type'
+      // RFC 8628 3.5: the device flow's answers while polling.
+      | 'authorization_pending' | 'slow_down' | 'expired_token',
     readonly description: string,
   ) {
     super(description);

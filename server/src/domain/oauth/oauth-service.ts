@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SCOPES, type OAuthTokenResponse, type Scope } from '@hop/shared';
+import { HOP_CLI_CLIENT_ID, SCOPES, type OAuthTokenResponse, type Scope } from '@hop/shared';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../clock.js';
 import { randomBase62 } from '../ids.js';
@@ -46,7 +46,8 @@ interface GrantRow {
   id: string;
   client_id: string;
   user_id: string;
-  workspace_id: string;
+  /** The workspace a third-party grant is bound to; for the CLI's own login only its default (or null). */
+  workspace_id: string | null;
   scopes: Scope[];
   revoked_at: Date | null;
 }
@@ -94,6 +95,21 @@ export function createOAuthService(deps: { db: Database; clock: Clock; clients: 
     };
   }
 
+  /** Whether the user may grant `clientId` that workspace: one of theirs, or none for the CLI's own login. */
+  async function grantAllowed(clientId: string, userId: string, workspaceId: string | null): Promise<boolean> {
+    return workspaceId === null ? clientId === HOP_CLI_CLIENT_ID : Boolean(await workspaces.membership(userId, workspaceId));
+  }
+
+  /** A grant row (checked with `grantAllowed` first, outside the transaction: the embedded database has one connection). */
+  async function createGrant(q: Pick<Database, 'query'>, g: { clientId: string; userId: string; workspaceId: string | null; scopes: Scope[] }): Promise<string> {
+    const grantId = `oag_${randomBase62(20)}`;
+    await q.query(
+      'insert into oauth_grants (id, client_id, user_id, workspace_id, scopes) values ($1, $2, $3, $4, $5::text[])',
+      [grantId, g.clientId, g.userId, g.workspaceId, g.scopes],
+    );
+    return grantId;
+  }
+
   return {
     async checkAuthorizeRequest(query: Record<string, string | undefined>): Promise<AuthorizeCheck> {
       const clientId = query.client_id;
@@ -125,23 +141,32 @@ export function createOAuthService(deps: { db: Database; clock: Clock; clients: 
       return { kind: 'ok', client, request: { clientId, redirectUri, scopes, state, codeChallenge: query.code_challenge } };
     },
 
-    /** The user approved: a grant for the chosen workspace and a single-use code for it. */
-    async approve(request: AuthorizationRequest, userId: string, workspaceId: string): Promise<string | null> {
-      const membership = await workspaces.membership(userId, workspaceId);
-      if (!membership) return null;
+    /**
+     * The user approved: a grant and a single-use code for it. A third-party grant is bound to the
+     * chosen workspace; the CLI's own (`hop-cli`) acts in all the user's workspaces, and the chosen
+     * one (none when the user has none yet) is only its default.
+     */
+    async approve(request: AuthorizationRequest, userId: string, workspaceId: string | null): Promise<string | null> {
+      if (!(await grantAllowed(request.clientId, userId, workspaceId))) return null;
       const code = secret(CODE_PREFIX);
-      const grantId = `oag_${randomBase62(20)}`;
       await db.transaction(async (tx) => {
-        await tx.query(
-          'insert into oauth_grants (id, client_id, user_id, workspace_id, scopes) values ($1, $2, $3, $4, $5::text[])',
-          [grantId, request.clientId, userId, workspaceId, request.scopes],
-        );
+        const grantId = await createGrant(tx, { clientId: request.clientId, userId, workspaceId, scopes: request.scopes });
         await tx.query(
           'insert into oauth_codes (code_hash, grant_id, redirect_uri, code_challenge, expires_at) values ($1, $2, $3, $4, $5)',
           [hash(code), grantId, request.redirectUri, request.codeChallenge, later(CODE_TTL_SECONDS)],
         );
       });
       return code;
+    },
+
+    grantAllowed,
+    createGrant,
+
+    /** A fresh token pair for an approved grant (the device flow's last step). */
+    async issueForGrant(q: Pick<Database, 'query'>, grantId: string): Promise<OAuthTokenResponse> {
+      const [grant] = await q.query<GrantRow>('select * from oauth_grants where id = $1 and revoked_at is null', [grantId]);
+      if (!grant) throw new OAuthError('invalid_grant', 'the authorization was revoked');
+      return issueTokens(q, grant, grant.scopes);
     },
 
     /** grant_type=authorization_code. A code works once; presenting it again revokes what it gave. */
@@ -223,7 +248,9 @@ export function createOAuthService(deps: { db: Database; clock: Clock; clients: 
         [hash(token), clock.now()],
       );
       if (!row) return null;
-      return { kind: 'oauth', userId: row.user_id, scopes: row.token_scopes, credentialId: row.id, workspaceId: row.workspace_id, clientId: row.client_id };
+      // The CLI's own login acts in every workspace of the user (with the user's role in each).
+      const bound = row.client_id === HOP_CLI_CLIENT_ID ? {} : { workspaceId: row.workspace_id! };
+      return { kind: 'oauth', userId: row.user_id, scopes: row.token_scopes, credentialId: row.id, clientId: row.client_id, ...bound };
     },
 
     /** Client authentication at the token and revocation endpoints (RFC 6749 2.3). */

@@ -5,7 +5,7 @@ import type { IdGenerator } from '../ids.js';
 import { decoyHash, hashPassword, verifyPassword } from '../passwords.js';
 import { iso } from '../timestamps.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
-import type { CheckOrigin, PasswordChecks } from '../auth/password-checks.js';
+import type { PasswordChecks } from '../auth/password-checks.js';
 
 interface UserRow {
   id: string;
@@ -45,11 +45,11 @@ export function createUsersService(deps: { db: Queryable; newId: IdGenerator; se
     },
 
     /** Every account-password check goes through here, and so through the one limiter. */
-    async login(body: LoginBody, origin: CheckOrigin): Promise<AuthResult> {
+    async login(body: LoginBody): Promise<AuthResult> {
       const [row] = await db.query<UserRow>('select * from users where lower(email) = lower($1)', [body.email.trim()]);
       // Hash even when the account does not exist, so timing does not tell which e-mails are registered.
       const stored = row?.password_hash ?? (await decoyHash());
-      const ok = await checks.check(origin, body.email, () => verifyPassword(body.password, stored));
+      const ok = await checks.check(body.email, () => verifyPassword(body.password, stored));
       if (!row || !ok) throw new HopError('UNAUTHORIZED', 'wrong e-mail or password');
       return issue(toUser(row));
     },

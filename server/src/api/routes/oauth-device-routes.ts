@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Scope } from '@hop/shared';
+import type { RegisteredClient } from '../../domain/oauth/oauth-clients-service.js';
+import { OAuthError } from '../../domain/oauth/oauth-errors.js';
+import type { ApiDeps } from '../define-route.js';
+import { deviceCodePage, deviceDonePage, oauthErrorPage } from './oauth-pages.js';
+import { fields, sendPage, type Form, type OAuthBrowserSession } from './oauth-session.js';
+
+const hidden = { schema: { hide: true } } as const;
+
+/** What the device routes share with the rest of the authorization server (oauth-routes.ts). */
+export interface DeviceRouteHelpers {
+  browser: OAuthBrowserSession;
+  clientOf(req: FastifyRequest, form: Form): Promise<{ client: RegisteredClient; basic: boolean }>;
+  sendOAuthError(reply: FastifyReply, err: OAuthError, basic: boolean): unknown;
+  showConsent(reply: FastifyReply, client: RegisteredClient, scopes: Scope[], userId: string, csrf: string, error?: string, hiddenFields?: Record<string, string>): Promise<unknown>;
+}
+
+/**
+ * RFC 8628 (CONTRACT 13): `POST /v1/oauth/device/code` hands a device its codes; the user opens
+ * `/v1/oauth/device` on any browser, signs in (or signs up), types the code (prefilled from
+ * `verification_uri_complete`) and approves; the token endpoint then answers the device's poll.
+ */
+export function deviceRoutes(app: FastifyInstance, deps: ApiDeps & { baseUrl: string }, h: DeviceRouteHelpers) {
+  const { deviceCodes, oauthClients } = deps.services;
+  const { browser } = h;
+  const verificationUri = `${deps.baseUrl}/v1/oauth/device`;
+
+  app.post('/v1/oauth/device/code', hidden, async (req, reply) => {
+    const form = fields(req.body);
+    let basic = false;
+    try {
+      const auth = await h.clientOf(req, form);
+      basic = auth.basic;
+      const started = await deviceCodes.start(auth.client, form.scope);
+      return reply.header('cache-control', 'no-store').send({
+        device_code: started.deviceCode,
+        user_code: started.userCode,
+        verification_uri: verificationUri,
+        verification_uri_complete: `${verificationUri}?user_code=${started.userCode}`,
+        expires_in: started.expiresIn,
+        interval: started.interval,
+      });
+    } catch (err) {
+      if (err instanceof OAuthError) return h.sendOAuthError(reply, err, basic || /^Basic\s/i.test(String(req.headers.authorization ?? '')));
+      throw err;
+    }
+  });
+
+  /** The code the user typed, if it names a pending request: with its client. */
+  async function pendingRequest(userCode: string | undefined) {
+    const pending = await deviceCodes.pending(userCode);
+    const client = pending ? await oauthClients.find(pending.clientId) : null;
+    return pending && client ? { pending, client } : null;
+  }
+
+  app.get('/v1/oauth/device', hidden, async (req, reply) => {
+    const csrf = browser.csrfToken(req, reply);
+    const userId = await browser.user(req);
+    if (!userId) return browser.accountPage(req, reply, 'your device', csrf);
+    const userCode = (req.query as Record<string, string | undefined>).user_code;
+    const found = userCode ? await pendingRequest(userCode) : null;
+    if (!found) return sendPage(reply, userCode ? 400 : 200, deviceCodePage({ csrf, userCode, error: userCode ? 'This code is unknown, used or expired.' : undefined }));
+    return h.showConsent(reply, found.client, found.pending.scopes, userId, csrf, undefined, { user_code: found.pending.userCode });
+  });
+
+  app.post('/v1/oauth/device', hidden, async (req, reply) => {
+    const form = fields(req.body);
+    if (!browser.csrfMatches(req, form)) {
+      return sendPage(reply, 403, oauthErrorPage('This form expired or did not come from Hop. Go back and reload the page.'));
+    }
+    const csrf = form.csrf!;
+    const handled = await browser.handleAccountForm(req, reply, form, 'your device');
+    if (handled) return handled;
+    const userId = await browser.user(req);
+    if (!userId) return browser.accountPage(req, reply, 'your device', csrf);
+    const found = await pendingRequest(form.user_code);
+    if (!found) return sendPage(reply, 400, deviceCodePage({ csrf, userCode: form.user_code, error: 'This code is unknown, used or expired.' }));
+    const { pending, client } = found;
+    const again = (error: string) => h.showConsent(reply, client, pending.scopes, userId, csrf, error, { user_code: pending.userCode });
+    if (form.action === 'code') return again('');
+    if (form.decision === 'deny') {
+      await deviceCodes.deny(pending.userCode);
+      return sendPage(reply, 200, deviceDonePage(false));
+    }
+    if (form.decision !== 'approve') return again('Choose Approve or Deny.');
+    if (!form.workspace && !client.firstParty) return again('Choose one of your workspaces.');
+    const ok = await deviceCodes.approve(pending.userCode, userId, form.workspace || null);
+    if (!ok) return again('Choose one of your workspaces.');
+    return sendPage(reply, 200, deviceDonePage(true));
+  });
+}

@@ -1,0 +1,126 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SignupBodySchema } from '@hop/shared';
+import { HopError } from '../../domain/errors.js';
+import { SESSION_TTL_SECONDS } from '../../domain/auth/session-tokens.js';
+import type { Services } from '../../services.js';
+import { loginPage, signupPage } from './oauth-pages.js';
+
+const SESSION_COOKIE = 'hop_oauth_session';
+const CSRF_COOKIE = 'hop_oauth_csrf';
+const COOKIE_PATH = '/v1/oauth';
+
+export type Form = Record<string, string | undefined>;
+
+/**
+ * Pages that hand out grants are never cached; like every HTML page they are never framed
+ * (clickjacking) or leaked through Referer (api/security-headers.ts sets that for all of them).
+ */
+export function sendPage(reply: FastifyReply, status: number, html: string) {
+  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+}
+
+const minutesText = (seconds: number) => {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+};
+
+export const sameSecret = (a: string | undefined, b: string | undefined) =>
+  Boolean(a && b && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b)));
+
+/** The body's fields as strings (form-encoded or JSON); anything else is ignored. */
+export function fields(body: unknown): Form {
+  const out: Form = {};
+  if (body && typeof body === 'object') for (const [k, v] of Object.entries(body)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+/** `url` (a path with its query) with `prompt=create` added or removed: the sign-up and sign-in views of one page. */
+function withPrompt(url: string, create: boolean): string {
+  const u = new URL(url, 'http://x');
+  if (create) u.searchParams.set('prompt', 'create');
+  else u.searchParams.delete('prompt');
+  return u.pathname + u.search;
+}
+
+/**
+ * The browser side shared by the authorize page and the device page: the sign-in cookie (a
+ * dashboard-session JWT), the CSRF double-submit cookie, and the sign-in and sign-up forms, which
+ * come back to the same page (`prompt=create`, as OpenID Connect names it, shows sign-up).
+ */
+export function oauthBrowserSession(services: Services, secureCookies: boolean) {
+  const { sessions, users } = services;
+  const cookieOptions = { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: secureCookies } as const;
+
+  /** The sign-in page, or the sign-up page when the URL asks for it (`prompt=create`). */
+  function accountPage(req: FastifyRequest, reply: FastifyReply, clientName: string, csrf: string, opts: { status?: number; email?: string; name?: string; error?: string } = {}) {
+    const self = req.url;
+    const create = new URL(self, 'http://x').searchParams.get('prompt') === 'create';
+    const html = create
+      ? signupPage({ clientName, csrf, ...opts, loginHref: withPrompt(self, false) })
+      : loginPage({ clientName, csrf, email: opts.email, error: opts.error, signupHref: withPrompt(self, true) });
+    return sendPage(reply, opts.status ?? 200, html);
+  }
+
+  return {
+    /** The user signed in to this flow, from the session cookie. */
+    async user(req: FastifyRequest): Promise<string | null> {
+      const token = req.cookies[SESSION_COOKIE];
+      return token ? sessions.verify(token) : null;
+    },
+
+    /** The CSRF token of this browser: a random cookie that each form must echo. */
+    csrfToken(req: FastifyRequest, reply: FastifyReply): string {
+      const existing = req.cookies[CSRF_COOKIE];
+      if (existing && /^[A-Za-z0-9_-]{32,64}$/.test(existing)) return existing;
+      const token = randomBytes(24).toString('base64url');
+      reply.setCookie(CSRF_COOKIE, token, cookieOptions);
+      return token;
+    },
+
+    /** The posted form echoes this browser's CSRF cookie. */
+    csrfMatches: (req: FastifyRequest, form: Form) => sameSecret(form.csrf, req.cookies[CSRF_COOKIE]),
+
+    accountPage,
+
+    /**
+     * Handles a posted sign-in or sign-up form (`action=login|signup`): on success the session
+     * cookie is set and the browser goes back to the page (without `prompt=create`); on failure
+     * the form is shown again with the reason. Null when the form is neither.
+     */
+    async handleAccountForm(req: FastifyRequest, reply: FastifyReply, form: Form, clientName: string) {
+      if (form.action !== 'login' && form.action !== 'signup') return null;
+      const csrf = req.cookies[CSRF_COOKIE]!;
+      const tooMany = (seconds: number) => {
+        reply.header('retry-after', String(seconds));
+        return accountPage(req, reply, clientName, csrf, { status: 429, email: form.email, name: form.name,
+          error: `Too many sign-in attempts. Try again in ${minutesText(seconds)}.` });
+      };
+      // The same per-address allowance as POST /v1/auth/login and /v1/auth/signup (30 a minute):
+      // the form is one more way in, not a way around it.
+      const address = await services.rateLimits.consumeAnonymous(req.ip);
+      if (!address.allowed && address.status) return tooMany(Math.max(1, Math.ceil((address.status.resetAt - Date.now()) / 1000)));
+      try {
+        let token: string;
+        if (form.action === 'login') token = (await users.login({ email: form.email ?? '', password: form.password ?? '' })).token;
+        else {
+          const body = SignupBodySchema.safeParse({ email: form.email, password: form.password, name: form.name });
+          if (!body.success) {
+            const issue = body.error.issues[0];
+            return accountPage(req, reply, clientName, csrf, { status: 400, email: form.email, name: form.name, error: `${issue.path.join('.')}: ${issue.message}` });
+          }
+          token = (await users.signup(body.data)).token;
+        }
+        reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_TTL_SECONDS });
+        return reply.redirect(withPrompt(req.url, false), 303);
+      } catch (err) {
+        if (err instanceof HopError && err.code === 'RATE_LIMIT_EXCEEDED') return tooMany(Number(err.details.retryAfter));
+        if (!(err instanceof HopError) || !['UNAUTHORIZED', 'VALIDATION_ERROR', 'CONFLICT'].includes(err.code)) throw err;
+        const error = form.action === 'login' ? 'Wrong e-mail or password.' : err.message;
+        return accountPage(req, reply, clientName, csrf, { status: form.action === 'login' ? 401 : 400, email: form.email, name: form.name, error });
+      }
+    },
+  };
+}
+
+export type OAuthBrowserSession = ReturnType<typeof oauthBrowserSession>;
