@@ -38,7 +38,7 @@ async function bufferDepth() {
 
 async function counts() {
   const [r] = await sql`select count(*)::int as rows, count(*) filter (where not is_bot)::int as humans,
-    (select coalesce(sum(clicks), 0)::int from links) as counted from clicks`;
+    (select coalesce(sum(clicks), 0)::int from link_counters) as counted from clicks`;
   return r;
 }
 

@@ -83,7 +83,7 @@ export function createRedirector(deps: RedirectorDeps) {
   }
 
   async function record(req: FastifyRequest, link: RedirectLink, from: VisitSource, isBot: boolean, counted: boolean) {
-    recorder.enqueue(await salts.today(), link, from, req.ip, req.headers, isBot, counted);
+    recorder.enqueue({ salt: await salts.today(), link, from, ip: req.ip, headers: req.headers, isBot, counted });
   }
 
   /** Serves a link that is known, live and (if protected) unlocked: count, record, redirect. */

@@ -7,7 +7,7 @@ export default class WorkspacesList extends BaseCommand<typeof WorkspacesList> {
   static summary = 'List the workspaces you can access (* marks the default)';
 
   async run(): Promise<Workspace[]> {
-    const { data } = await this.api.call('listWorkspaces', {});
+    const { data } = await this.api.paginate('listWorkspaces', { query: { limit: 100 } });
     if (!this.jsonEnabled()) await printTable(data, workspaceColumns(this.settings.workspace));
     return data;
   }

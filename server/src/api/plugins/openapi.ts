@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { useAppCsp } from '../security-headers.js';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { eventWebhooks } from './openapi-webhooks.js';
+import { oauthPaths } from './openapi-oauth.js';
 
 /** OpenAPI 3.1 generated from the shared zod contracts, at /v1/openapi.json, browsable at /docs. */
 export const openApiPlugin = fp(
@@ -26,8 +27,12 @@ export const openApiPlugin = fp(
         },
       },
       transform: jsonSchemaTransform,
-      // The event payloads (components already, as registered schemas) become the document's webhooks.
-      transformObject: (doc) => ({ ...jsonSchemaTransformObject(doc), webhooks: eventWebhooks() }),
+      // The event payloads (components already, as registered schemas) become the document's
+      // webhooks; the OAuth endpoints, outside the route table, are described on their own.
+      transformObject: (doc) => {
+        const out = jsonSchemaTransformObject(doc);
+        return { ...out, paths: { ...out.paths, ...(oauthPaths() as typeof out.paths) }, webhooks: eventWebhooks() };
+      },
     });
     // The reference is an application (scripts from this origin): it gets the app policy.
     await app.register(async (docs) => {
