@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { client, eventually, setPlan, signup, team, unique, visit, BROWSER_UA } from '../helpers/api.js';
-import { decodePng } from '../helpers/qr-decode.js';
+import { decode, decodePng, zbarDecode } from '../helpers/qr-decode.js';
 import { assertPageBasics, DASHBOARD_URL, launchBrowser, newPage, signInUi } from '../helpers/dashboard-browser.js';
 
 let browser: Browser;
@@ -74,6 +74,20 @@ test('create a link in the form, visit it, see the clicks and the chart, downloa
   assert.equal(codes.length, 1);
   assert.equal(codes[0].foregroundColor, '#1a1a6e');
   assert.equal(await decodePng(png), codes[0].scanUrl);
+  const zbar = zbarDecode(png);
+  if (zbar !== undefined) assert.equal(zbar, codes[0].scanUrl, 'zbarimg reads it too');
+  // SVG and PDF, chosen in the designer, download and decode as well.
+  for (const format of ['svg', 'pdf'] as const) {
+    await page.getByRole('button', { name: 'New QR code' }).click();
+    await page.getByLabel('Format').selectOption(format);
+    await page.getByRole('button', { name: 'Create QR code' }).click();
+    const dl = page.getByRole('link', { name: `Download ${format.toUpperCase()}` });
+    await dl.waitFor();
+    const [got] = await Promise.all([page.waitForEvent('download'), dl.click()]);
+    const { data: all } = await t.api.call('listQrCodes', { params: { linkId: codes[0].linkId } });
+    const code = all.find((c) => c.format === format)!;
+    assert.equal(await decode(format, readFileSync(await got.path())), code.scanUrl, `${format} download decodes`);
+  }
   assert.deepEqual(offsite, []);
   await page.context().close();
 });

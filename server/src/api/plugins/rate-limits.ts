@@ -5,7 +5,7 @@ import type { Services } from '../../services.js';
 
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 
-/** X-RateLimit-* for the tighter window (CONTRACT 3); a refusal becomes 429 with Retry-After. */
+/** X-RateLimit-* for the tighter window (CONTRACT 3); a refusal becomes 429 (Retry-After: see error-handler.ts). */
 function apply(decision: Decision, reply: FastifyReply, now: number) {
   const s: BucketStatus | null = decision.status;
   if (!s) return;
@@ -14,7 +14,6 @@ function apply(decision: Decision, reply: FastifyReply, now: number) {
   reply.header('x-ratelimit-reset', String(seconds(s.resetAt)));
   if (decision.allowed) return;
   const retryAfter = Math.max(1, seconds(s.resetAt - now));
-  reply.header('retry-after', String(retryAfter));
   const per = s.window === '1m' ? 'minute' : 'hour';
   const resetAt = new Date(s.resetAt).toISOString();
   // Says when to come back, and who can lift the limit (a self-hosted team is its own operator).

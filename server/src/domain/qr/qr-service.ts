@@ -103,7 +103,6 @@ export function createQrService(deps: {
       limit,
       window: '1h',
       resetAt: resetAt.toISOString(),
-      retryAfter: Math.max(1, Math.ceil((resetAt.getTime() - now) / 1000)),
     });
   }
 
