@@ -26,6 +26,7 @@ export async function workspaceRoutes(app: FastifyInstance, deps: ApiDeps) {
   defineRoute(app, deps, 'adminUpdateWorkspace', async ({ params, body }) => {
     const data = await workspaces.adminUpdate(params.workspaceId, body);
     deps.services.rateLimits.planChanged(params.workspaceId);
+    await deps.services.webhooks.planChanged(params.workspaceId);
     return { data };
   });
 }

@@ -10,6 +10,11 @@ export function planAtLeast(plan: Plan, required: Plan): boolean {
   return PLANS.indexOf(plan) >= PLANS.indexOf(required);
 }
 
+/** The plans that have a feature, for queries that filter workspaces by plan. */
+export function plansWith(feature: GatedFeature): Plan[] {
+  return PLANS.filter((p) => planAtLeast(p, GATED_FEATURES[feature]));
+}
+
 /** Throws TIER_REQUIRED, with where to upgrade, when the workspace's plan lacks the feature. */
 export function requireFeature(
   feature: GatedFeature,
