@@ -52,6 +52,10 @@ const EnvSchema = z.object({
   HOP_RATE_LIMIT_WINDOW_SCALE: z.coerce.number().positive().max(1).default(1),
   /** How often buffered clicks are written, in ms (at most every second, CONTRACT 5). */
   HOP_CLICK_FLUSH_MS: z.coerce.number().int().min(10).max(1000).default(1000),
+  /** Bytes the click spool (visits kept on disk while the database is unreachable) may hold. */
+  HOP_CLICK_SPOOL_MAX_BYTES: z.coerce.number().int().min(0).default(1024 ** 3),
+  /** Visits kept in memory when neither the database nor the spool takes them (default 200,000). */
+  HOP_CLICK_BUFFER_MAX: z.coerce.number().int().min(1).default(200_000),
 });
 
 export interface Config {
@@ -76,6 +80,8 @@ export interface Config {
   smtpUrl?: string;
   logLevel: string;
   clickFlushMs: number;
+  clickSpoolMaxBytes: number;
+  clickBufferMax: number;
   webhookRetryScale: number;
   expiryCheckMs: number;
   disabled: Set<string>;
@@ -118,6 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     logLevel: e.HOP_LOG_LEVEL,
     clickFlushMs: e.HOP_CLICK_FLUSH_MS,
+    clickSpoolMaxBytes: e.HOP_CLICK_SPOOL_MAX_BYTES,
+    clickBufferMax: e.HOP_CLICK_BUFFER_MAX,
     webhookRetryScale: e.HOP_WEBHOOK_RETRY_SCALE,
     expiryCheckMs: e.HOP_EXPIRY_CHECK_MS,
     disabled: new Set((e.HOP_DISABLE ?? '').split(',').map((p) => p.trim()).filter(Boolean)),

@@ -13,6 +13,7 @@ import { createApiKeysService } from './domain/api-keys/api-keys-service.js';
 import { createLinksService } from './domain/links/links-service.js';
 import { createIdempotencyService } from './domain/idempotency/idempotency-service.js';
 import { createClickPipeline } from './domain/clicks/click-pipeline.js';
+import { createClickSpool } from './domain/clicks/click-spool.js';
 import { createVisitorSalts } from './domain/clicks/visitor-salts.js';
 import { createGeoLookup } from './domain/clicks/visit-details.js';
 import { createRedirectLinks } from './domain/links/redirect-links.js';
@@ -82,6 +83,10 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     flushEveryMs: config.clickFlushMs,
     onError: (err) => opts.log?.error({ err }, 'writing clicks failed; they stay buffered for the next flush'),
     onDropped: (n) => opts.log?.warn({ dropped: n }, 'click buffer full: oldest visits dropped'),
+    // Visits the database cannot take wait on disk, in order, and are written once it is back.
+    spool: createClickSpool({ dir: join(config.dataDir, 'click-spool'), maxBytes: config.clickSpoolMaxBytes }),
+    maxBuffered: config.clickBufferMax,
+    onSpoolFull: (bytes) => opts.log?.error({ bytes }, 'click spool full (HOP_CLICK_SPOOL_MAX_BYTES): visits wait in memory, the oldest dropped past HOP_CLICK_BUFFER_MAX'),
   });
   const salts = createVisitorSalts({ db, clock });
   const redirectLinks = createRedirectLinks({ db });
