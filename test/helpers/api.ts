@@ -9,6 +9,8 @@ import { ERROR_STATUS, routes, type ErrorCode, type Plan, type Role, type RouteN
 export const API_URL = process.env.HOP_TEST_API_URL ?? 'http://127.0.0.1:3000';
 export const ADMIN_TOKEN = process.env.HOP_TEST_ADMIN_TOKEN ?? '';
 export const SHORT_DOMAIN = process.env.HOP_TEST_SHORT_DOMAIN ?? 'localhost:3000';
+/** The header GET /metrics needs on every server of a run (test/run.mjs sets the token). */
+export const METRICS_AUTH = { authorization: `Bearer ${process.env.HOP_TEST_METRICS_TOKEN ?? ''}` };
 
 export const unique = (prefix = 't') => `${prefix}${randomBytes(5).toString('hex')}`;
 

@@ -115,7 +115,7 @@ export function createLinksService(deps: {
     return {
       body,
       url: applyUtm(body.url, body),
-      passwordHash: body.password ? await hashPassword(body.password) : null,
+      passwordHash: body.password ? await hashPassword(body.password, 'links') : null,
       tags: [...new Set(body.tags ?? [])],
     };
   }
@@ -311,7 +311,7 @@ export function createLinksService(deps: {
       await checkDestination('url', body.url);
       await checkDestination('expiredUrl', body.expiredUrl);
       checkExpiry(body.expiresAt);
-      const passwordHash = body.password ? await hashPassword(body.password) : body.password;
+      const passwordHash = body.password ? await hashPassword(body.password, 'links') : body.password;
       return db.transaction(async (tx) => {
         const row = await loadForWrite(tx, actor, linkId);
         const next = { ...row };
