@@ -50,7 +50,7 @@ import { createOAuthService } from './domain/oauth/oauth-service.js';
 import { createDeviceCodes } from './domain/oauth/device-codes.js';
 import { createInviteMailer, type SendInvite } from './domain/mail/invite-mailer.js';
 
-/** HOP_SECRET, or one generated once into HOP_DATA_DIR and reused on every start (CONTRACT 10). */
+/** HOP_SECRET, or one generated once into HOP_DATA_DIR and reused on every start (docs/api.md, Operating the server). */
 export function loadSecret(config: Pick<Config, 'secret' | 'dataDir'>): string {
   if (config.secret) return config.secret;
   const file = join(config.dataDir, 'secret');
@@ -97,7 +97,7 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
   const qr = createQrService({
     db, clock, newId,
     config: { baseUrl: config.baseUrl, shortDomain: config.shortDomain, shortScheme: config.shortScheme },
-    // CONTRACT 7: an HTTPS PNG of at most 1 MiB, within 5 s, under the webhook address rules.
+    // docs/api.md, QR codes: an HTTPS PNG of at most 1 MiB, within 5 s, under the webhook address rules.
     fetchLogo: async (url) => (await safeFetch(url, { allowPrivate: config.allowPrivateUrls, maxBytes: 1024 * 1024, timeoutMs: 5000, field: 'logoUrl' })).body,
     onDeleted: (linkId) => qrTargets.invalidateLink(linkId),
   });
@@ -125,7 +125,7 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     checkUrl: createUrlGuard({ allowPrivate: config.allowPrivateUrls }),
     config: { dashboardUrl: config.dashboardUrl, shortDomain: config.shortDomain, shortScheme: config.shortScheme },
   });
-  // Counters shared by every process: in Redis when configured, else in the database (CONTRACT 3).
+  // Counters shared by every process: in Redis when configured, else in the database (docs/api.md, Limits).
   const rateLimits = createRateLimitsService({
     db,
     secret: secretText,
