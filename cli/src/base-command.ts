@@ -7,6 +7,7 @@ import { credentialKind, openConfigStore, resolveSettings, type ConfigStore, typ
 import { refreshIfExpiring } from './oauth-login.js';
 import { printRecord } from './render.js';
 import { resolveWorkspace } from './workspace-ref.js';
+import { isLinkId, linkIdFor } from './link-ref.js';
 
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
@@ -78,6 +79,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** The workspace to act in: `--workspace`/HOP_WORKSPACE (id or slug), else the default; see workspace-ref.ts. */
   protected async workspaceId(explicit: string | undefined = process.env.HOP_WORKSPACE || undefined): Promise<string> {
     return (await resolveWorkspace(this.api, this.settings, explicit)).id;
+  }
+
+  /** A link named by id or slug (a slug is looked up in the workspace of `--workspace`/the default). */
+  protected async linkId(ref: string, workspace?: string): Promise<string> {
+    if (isLinkId(ref)) return ref;
+    return linkIdFor(this.api, await this.workspaceId(workspace), ref);
   }
 
   /** A human can answer a prompt: stdin is a terminal and this is not a CI job. */

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { User } from '@hop/shared';
 import { BaseCommand } from '../base-command.js';
+import { checkApiUrl } from '../config-store.js';
 import { UsageError } from '../errors.js';
 import { askSecret, askText, readPasswordStdin } from '../prompts.js';
 
@@ -26,7 +27,7 @@ export default class Signup extends BaseCommand<typeof Signup> {
   };
 
   async run(): Promise<SignupResult> {
-    const apiUrl = this.flags['api-url'] ?? this.settings.apiUrl;
+    const apiUrl = this.flags['api-url'] ? checkApiUrl(this.flags['api-url'], '--api-url') : this.settings.apiUrl;
     const email = this.flags.email ?? (await this.ask('E-mail:', '--email'));
     const name = this.flags.name ?? (await this.ask('Name:', '--name'));
     const password = await this.password();

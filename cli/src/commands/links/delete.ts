@@ -7,12 +7,12 @@ import { askConfirm } from '../../prompts.js';
 
 export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
   static summary = 'Delete a link (asks first on a terminal; --yes otherwise)';
-  static args = { linkId: Args.string({ required: true, description: 'link id (lnk_...)' }) };
+  static args = { linkId: Args.string({ required: true, description: 'link id (lnk_...) or slug' }) };
   static flags = { workspace: workspaceFlag(), yes: yesFlag() };
 
   async run(): Promise<Link> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    const linkId = this.args.linkId;
+    const linkId = await this.linkId(this.args.linkId, this.flags.workspace);
     if (!this.flags.yes) {
       // A script must say --yes: a deletion is never the default of an unattended run.
       if (!this.interactive) throw new UsageError('refusing to delete without --yes when not on a terminal');

@@ -23,7 +23,8 @@ export default class LinksTail extends BaseCommand<typeof LinksTail> {
     const { credential, apiUrl } = this.settings;
     if (!credential) throw new AuthRequiredError();
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    const only = this.flags.link;
+    // An unknown link fails now rather than waiting forever for visits that cannot come.
+    const only = this.flags.link ? await this.linkId(this.flags.link, this.flags.workspace) : undefined;
     const stop = stopSignal();
     const tty = Boolean(process.stdout.isTTY);
     await followEventStream({
@@ -40,7 +41,7 @@ export default class LinksTail extends BaseCommand<typeof LinksTail> {
         if (!parsed.success) return void process.stderr.write(`Skipped an event that is not a visit: ${parsed.error.issues[0]?.message}\n`);
         const event = parsed.data;
         const d = event.data;
-        if (only && d.linkId !== only && d.slug !== only) return;
+        if (only && d.linkId !== only) return;
         if (this.jsonEnabled()) return writeJsonLine(raw);
         const via = event.type === 'qr.scanned' ? 'qr' : 'link';
         if (!tty) return printRows([[d.clickedAt, event.type, d.slug, d.country, d.device, d.browser, d.referrer, d.isBot, d.linkId]]);

@@ -2,22 +2,26 @@ import { Args, Flags } from '@oclif/core';
 import type { QrCode } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
 import { printTable } from '../../render.js';
+import { workspaceFlag } from '../../flags.js';
 import { qrColumns } from '../../qr-views.js';
 
 export default class QrList extends BaseCommand<typeof QrList> {
   static summary = 'List the QR codes of a link, newest first';
-  static args = { link: Args.string({ required: true, description: 'link id (lnk_...)' }) };
+  static args = { link: Args.string({ required: true, description: 'link id (lnk_...) or slug' }) };
+  static examples = ['<%= config.bin %> qr list hello', '<%= config.bin %> qr list lnk_0Ppq8sWb3c1Fz9Xk2Lm4 --all --json'];
   static flags = {
+    workspace: workspaceFlag(),
     limit: Flags.integer({ min: 1, max: 100, description: 'codes per page (1-100, default 20)' }),
     cursor: Flags.string({ description: 'the page after this cursor (printed on stderr after a page)' }),
     all: Flags.boolean({ exclusive: ['cursor'], description: 'follow cursors and fetch every page' }),
   };
 
   async run(): Promise<QrCode[]> {
+    const linkId = await this.linkId(this.args.link, this.flags.workspace);
     const codes: QrCode[] = [];
     let cursor = this.flags.cursor;
     do {
-      const page = await this.api.call('listQrCodes', { params: { linkId: this.args.link }, query: { limit: this.flags.limit, cursor } });
+      const page = await this.api.call('listQrCodes', { params: { linkId }, query: { limit: this.flags.limit, cursor } });
       codes.push(...page.data);
       cursor = page.pagination.nextCursor ?? undefined;
     } while (this.flags.all && cursor);
