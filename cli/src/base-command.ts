@@ -1,11 +1,13 @@
 import { Command, Errors, type Interfaces } from '@oclif/core';
 import { createHopClient, type HopClient } from '@hop/shared/client';
 import { Flags } from '@oclif/core';
-import { AuthRequiredError, UsageError, describeError, exitCodeFor } from './errors.js';
+import { AuthRequiredError, EXIT, describeError, exitCodeFor } from './errors.js';
+import { parseErrorLine } from './parse-errors.js';
 import { DEFAULT_RETRY, NO_RETRY, withRetry } from './api-retry.js';
 import { credentialKind, openConfigStore, resolveSettings, type ConfigStore, type Settings } from './config-store.js';
 import { refreshIfExpiring } from './oauth-login.js';
 import { printRecord } from './render.js';
+import { clean } from './text-hygiene.js';
 import { resolveWorkspace } from './workspace-ref.js';
 import { isLinkId, linkIdFor } from './link-ref.js';
 
@@ -110,7 +112,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   protected async catch(err: Error & { exitCode?: number }): Promise<never> {
     if (err instanceof Errors.ExitError) throw err;
-    process.stderr.write(`Error: ${describeError(err)}\n`);
+    const usage = parseErrorLine(err, this.id ?? '', this.config.bin, this.ctor);
+    if (usage) {
+      process.stderr.write(`Error: ${usage}\n`);
+      return this.exit(EXIT.usage) as never;
+    }
+    process.stderr.write(`Error: ${clean(describeError(err))}\n`);
     if (process.env.HOP_DEBUG && err.stack) process.stderr.write(`${err.stack}\n`);
     return this.exit(exitCodeFor(err)) as never;
   }

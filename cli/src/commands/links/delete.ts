@@ -7,6 +7,10 @@ import { askConfirm } from '../../prompts.js';
 
 export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
   static summary = 'Delete a link (asks first on a terminal; --yes otherwise)';
+  static examples = [
+    '<%= config.bin %> links delete hello --yes',
+    '<%= config.bin %> links delete lnk_0Ppq8sWb3c1Fz9Xk2Lm4 --json --yes',
+  ];
   static args = { linkId: Args.string({ required: true, description: 'link id (lnk_...) or slug' }) };
   static flags = { workspace: workspaceFlag(), yes: yesFlag() };
 

@@ -4,6 +4,7 @@ import { BaseCommand } from '../../base-command.js';
 import { AuthRequiredError } from '../../errors.js';
 import { workspaceFlag } from '../../flags.js';
 import { printRows } from '../../render.js';
+import { cleanLine } from '../../text-hygiene.js';
 import { followEventStream } from '../../event-stream/sse-client.js';
 import { credentialHeaders, eventTime, stopSignal, writeJsonLine } from '../../event-stream/stream-session.js';
 
@@ -46,7 +47,7 @@ export default class LinksTail extends BaseCommand<typeof LinksTail> {
         const via = event.type === 'qr.scanned' ? 'qr' : 'link';
         if (!tty) return printRows([[d.clickedAt, event.type, d.slug, d.country, d.device, d.browser, d.referrer, d.isBot, d.linkId]]);
         const cells = [eventTime(d.clickedAt), d.slug, d.country ?? '--', d.device ?? '?', d.browser ?? '?', d.referrer ?? '(direct)'];
-        process.stdout.write(`${cells.join('  ')}${via === 'qr' ? '  qr' : ''}${d.isBot ? '  bot' : ''}\n`);
+        process.stdout.write(`${cells.map((c) => cleanLine(String(c))).join('  ')}${via === 'qr' ? '  qr' : ''}${d.isBot ? '  bot' : ''}\n`);
       },
       onReconnecting: ({ delayMs, error }) => process.stderr.write(`Disconnected (${error}); reconnecting in ${(delayMs / 1000).toFixed(1)} s\n`),
     });

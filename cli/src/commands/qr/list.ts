@@ -25,9 +25,9 @@ export default class QrList extends BaseCommand<typeof QrList> {
       codes.push(...page.data);
       cursor = page.pagination.nextCursor ?? undefined;
     } while (this.flags.all && cursor);
-    if (cursor) process.stderr.write(`More QR codes: add --cursor ${cursor} (or --all)\n`);
     if (!this.jsonEnabled()) await printTable(codes, qrColumns);
     if (!codes.length) this.info('No QR codes');
+    if (cursor) process.stderr.write(`More QR codes: add --cursor ${cursor} (or --all)\n`);
     return codes;
   }
 }
