@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { routes, type RouteName } from '@hop/shared';
-import { HopApiError, type HopClient, type RouteInput } from '@hop/shared/client';
+import { HopApiError, paginateWith, type HopClient, type RouteInput } from '@hop/shared/client';
 
 /** How `hop` retries (CI pipelines): 429, 5xx and unreachable servers, with exponential backoff. */
 export interface RetryPolicy {
@@ -67,5 +67,5 @@ export function withRetry(client: HopClient, policy: RetryPolicy, events: RetryE
       }
     }
   }
-  return { ...client, call };
+  return { ...client, call, paginate: paginateWith(call) };
 }

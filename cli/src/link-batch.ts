@@ -41,20 +41,13 @@ export async function createInBulk(api: HopClient, workspaceId: string, bodies: 
 
 /** Every link of the workspace, following cursors 100 at a time. */
 export async function fetchAllLinks(api: HopClient, workspaceId: string): Promise<Link[]> {
-  const links: Link[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await api.call('listLinks', { params: { workspaceId }, query: { limit: 100, cursor } });
-    links.push(...page.data);
-    cursor = page.pagination.nextCursor ?? undefined;
-  } while (cursor);
-  return links;
+  return (await api.paginate('listLinks', { params: { workspaceId }, query: { limit: 100 } })).data;
 }
 
 /** Names of the workspace's custom domains; none when the credential may not read them. */
 export async function customDomainNames(api: HopClient, workspaceId: string): Promise<Set<string>> {
   try {
-    const { data } = await api.call('listDomains', { params: { workspaceId } });
+    const { data } = await api.paginate('listDomains', { params: { workspaceId }, query: { limit: 100 } });
     return new Set(data.map((d) => d.name));
   } catch (err) {
     if (err instanceof HopApiError && (err.code === 'INSUFFICIENT_SCOPE' || err.code === 'FORBIDDEN')) return new Set();

@@ -14,13 +14,8 @@ export async function linkIdFor(api: HopClient, workspaceId: string, ref: string
   const slash = ref.lastIndexOf('/');
   const [domain, slug] = slash > 0 ? [ref.slice(0, slash).toLowerCase(), ref.slice(slash + 1)] : [undefined, ref];
   const found = new Map<string, string>();
-  let cursor: string | undefined;
-  for (let page = 0; page < 5; page++) {
-    const res = await api.call('listLinks', { params: { workspaceId }, query: { q: slug, limit: 100, cursor, domain } });
-    for (const l of res.data) if (l.slug === slug && (!domain || l.domain === domain)) found.set(l.id, l.shortUrl);
-    cursor = res.pagination.nextCursor ?? undefined;
-    if (!cursor) break;
-  }
+  const { data } = await api.paginate('listLinks', { params: { workspaceId }, query: { q: slug, limit: 100, domain } }, { maxPages: 5 });
+  for (const l of data) if (l.slug === slug && (!domain || l.domain === domain)) found.set(l.id, l.shortUrl);
   if (found.size === 1) return [...found.keys()][0];
   if (!found.size) throw new UsageError(`no link with slug "${ref}" in this workspace (see \`hop links list\`)`);
   throw new UsageError(`several links have the slug "${ref}": ${[...found].map(([id, url]) => `${id} (${url})`).join(', ')}; pass the id or domain/slug`);

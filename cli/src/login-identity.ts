@@ -26,7 +26,7 @@ export async function identify(api: HopClient, credential: string, tokens: OAuth
     if (bound) return { user: bound.user, workspace: { ...bound.workspace, bound: true }, count: 1 };
   }
   const { data: user } = await api.call('getMe', {});
-  const listed = await api.call('listWorkspaces', {}).then((r) => r.data, (err: unknown) => {
+  const listed = await api.paginate('listWorkspaces', { query: { limit: 100 } }).then((r) => r.data, (err: unknown) => {
     if (err instanceof HopApiError && err.statusCode === 403) return undefined; // no workspaces:read: choose later
     throw err;
   });

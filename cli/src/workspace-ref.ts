@@ -63,7 +63,7 @@ export async function resolveWorkspace(api: HopClient, settings: Settings, expli
   }
   if (!wanted) throw new UsageError(NO_WORKSPACE);
   if (wanted.startsWith('ws_')) return { id: wanted };
-  const { data } = await api.call('listWorkspaces', {});
+  const { data } = await api.paginate('listWorkspaces', { query: { limit: 100 } });
   const found = data.find((w) => matches(w, wanted));
   if (!found) throw new Error(`no workspace "${wanted}" among yours (see \`hop workspaces list\`)`);
   return found;

@@ -16,6 +16,11 @@ export type RouteInput<N extends RouteName> = InputPart<Routes[N], 'params', 'pa
   };
 export type RouteOutput<N extends RouteName> = z.output<Routes[N]['response']>;
 
+/** Routes that answer a page of a list (`data` and `pagination`). */
+export type ListRouteName = { [N in RouteName]: RouteOutput<N> extends { pagination: { nextCursor: string | null } } ? N : never }[RouteName];
+/** One element of a list route's `data`. */
+export type ListItem<N extends ListRouteName> = RouteOutput<N> extends { data: (infer T)[] } ? T : never;
+
 /** A non-2xx answer in the contract's error shape, or a transport failure (`statusCode` 0). */
 export class HopApiError extends Error {
   constructor(
@@ -61,6 +66,31 @@ function toQueryString(query: Record<string, unknown> | undefined): string {
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) qs.set(k, String(v));
   const s = qs.toString();
   return s ? `?${s}` : '';
+}
+
+type Call = <N extends RouteName>(name: N, input: RouteInput<N>) => Promise<RouteOutput<N>>;
+
+/**
+ * `paginate` over a `call`: every element of a list, page after page from `input.query.cursor`
+ * (the first page when absent), following `nextCursor`. With `maxPages`, stops after that many
+ * pages and answers the cursor of the page after them (null at the end). A wrapper of `call` (the
+ * CLI's retries) builds its own, so every page goes through it.
+ */
+export function paginateWith(call: Call) {
+  return async function paginate<N extends ListRouteName>(
+    name: N, input: RouteInput<N>, opts: { maxPages?: number } = {},
+  ): Promise<{ data: ListItem<N>[]; nextCursor: string | null }> {
+    const query = (input as { query?: Record<string, unknown> }).query;
+    const data: ListItem<N>[] = [];
+    let cursor = query?.cursor as string | undefined;
+    for (let pages = 0; pages < (opts.maxPages ?? Infinity); pages++) {
+      const page = (await call(name, { ...input, query: { ...query, cursor } } as RouteInput<N>)) as { data: ListItem<N>[]; pagination: { nextCursor: string | null } };
+      data.push(...page.data);
+      cursor = page.pagination.nextCursor ?? undefined;
+      if (!cursor) break;
+    }
+    return { data, nextCursor: cursor ?? null };
+  };
 }
 
 export function createHopClient(options: HopClientOptions) {
@@ -115,7 +145,7 @@ export function createHopClient(options: HopClientOptions) {
     throw new HopApiError('INTERNAL_ERROR', `unexpected ${res.status} answer from ${base}`, res.status, {}, res.headers);
   }
 
-  return { call, raw, baseUrl: base };
+  return { call, raw, paginate: paginateWith(call), baseUrl: base };
 }
 
 export type HopClient = ReturnType<typeof createHopClient>;

@@ -21,3 +21,6 @@ export const PageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(512).optional(),
 });
+
+/** The query of a list with no filter of its own. */
+export const ListQuerySchema = PageQuerySchema.strict();

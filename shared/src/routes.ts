@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope, listEnvelope } from './envelope.js';
+import { envelope, listEnvelope, ListQuerySchema } from './envelope.js';
 import type { Role } from './workspaces.js';
 import type { Scope } from './scopes.js';
 import {
@@ -18,7 +18,7 @@ import {
 import { bulkResultSchema } from './bulk.js';
 import {
   CreateWebhookBodySchema, CreatedWebhookSchema, DeliveryParamsSchema, DeliverySchema, ListDeliveriesQuerySchema,
-  RotateSecretBodySchema, RotatedSecretSchema, StreamResultBodySchema, StreamResultSchema, ListStreamResultsQuerySchema, TestWebhookBodySchema, UpdateWebhookBodySchema, WebhookParamsSchema,
+  RotateSecretBodySchema, RotatedSecretSchema, StreamResultBodySchema, StreamResultSchema, TestWebhookBodySchema, UpdateWebhookBodySchema, WebhookParamsSchema,
   WebhookSchema, WebhookTestResultSchema,
 } from './webhooks.js';
 import {
@@ -107,7 +107,7 @@ export const routes = {
   // Workspaces
   listWorkspaces: route({
     method: 'GET', path: '/v1/workspaces', summary: 'Workspaces the caller can access', tag: 'workspaces',
-    auth: 'credential', workspace: 'none', scope: 'workspaces:read', status: 200, response: envelope(z.array(WorkspaceSchema)),
+    auth: 'credential', workspace: 'none', scope: 'workspaces:read', status: 200, query: ListQuerySchema, response: listEnvelope(WorkspaceSchema),
   }),
   createWorkspace: route({
     method: 'POST', path: '/v1/workspaces', summary: 'Create a workspace; the caller becomes owner',
@@ -137,7 +137,7 @@ export const routes = {
   listMembers: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/members', summary: 'Members of a workspace',
     tag: 'workspaces', auth: 'credential', workspace: 'path', scope: 'workspace:read', role: 'viewer', status: 200,
-    params: WorkspaceParamsSchema, response: envelope(z.array(MemberSchema)),
+    params: WorkspaceParamsSchema, query: ListQuerySchema, response: listEnvelope(MemberSchema),
   }),
 
   updateMember: route({
@@ -158,7 +158,7 @@ export const routes = {
   listInvites: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/invites', summary: 'Pending invites', tag: 'members',
     auth: 'credential', workspace: 'path', scope: 'workspace:read', role: 'admin', status: 200, params: WorkspaceParamsSchema,
-    response: envelope(z.array(InviteSchema)),
+    query: ListQuerySchema, response: listEnvelope(InviteSchema),
   }),
   revokeInvite: route({
     method: 'DELETE', path: '/v1/workspaces/:workspaceId/invites/:inviteId', summary: 'Revoke a pending invite',
@@ -174,7 +174,7 @@ export const routes = {
   listApiKeys: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/api-keys', summary: 'API keys (admins see all, others their own)',
     tag: 'api-keys', auth: 'credential', workspace: 'path', scope: 'keys:manage', role: 'viewer', status: 200,
-    params: WorkspaceParamsSchema, response: envelope(z.array(ApiKeySchema)),
+    params: WorkspaceParamsSchema, query: ListQuerySchema, response: listEnvelope(ApiKeySchema),
   }),
   createApiKey: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/api-keys', summary: 'Create an API key (shown once)',
@@ -192,7 +192,7 @@ export const routes = {
   listOAuthClients: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/oauth-clients', summary: 'OAuth clients registered by a workspace',
     tag: 'oauth', auth: 'credential', workspace: 'path', scope: 'keys:manage', role: 'admin', status: 200,
-    params: WorkspaceParamsSchema, response: envelope(z.array(OAuthClientSchema)),
+    params: WorkspaceParamsSchema, query: ListQuerySchema, response: listEnvelope(OAuthClientSchema),
   }),
   createOAuthClient: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/oauth-clients',
@@ -298,7 +298,7 @@ export const routes = {
   listDomains: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/domains', summary: 'Custom domains of a workspace', tag: 'domains',
     auth: 'credential', workspace: 'path', scope: 'domains:read', role: 'viewer', status: 200, params: WorkspaceParamsSchema,
-    response: envelope(z.array(DomainSchema)),
+    query: ListQuerySchema, response: listEnvelope(DomainSchema),
   }),
   addDomain: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/domains', summary: 'Add a custom domain (verify it next)',
@@ -321,7 +321,7 @@ export const routes = {
   listTags: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/tags', summary: 'Tags in use, with how many links carry each',
     tag: 'tags', auth: 'credential', workspace: 'path', scope: 'tags:read', role: 'viewer', status: 200, params: WorkspaceParamsSchema,
-    response: envelope(z.array(TagSummarySchema)),
+    query: ListQuerySchema, response: listEnvelope(TagSummarySchema),
   }),
   renameTag: route({
     method: 'PATCH', path: '/v1/workspaces/:workspaceId/tags/:name', summary: 'Rename a tag on every link (merging with an existing tag)',
@@ -338,7 +338,7 @@ export const routes = {
   listWebhooks: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/webhooks', summary: 'Webhooks of a workspace', tag: 'webhooks',
     auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', status: 200, params: WorkspaceParamsSchema,
-    response: envelope(z.array(WebhookSchema)),
+    query: ListQuerySchema, response: listEnvelope(WebhookSchema),
   }),
   createWebhook: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/webhooks', summary: 'Create a webhook (secret shown once)',
@@ -397,8 +397,8 @@ export const routes = {
   listStreamResults: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/events/stream/results',
     summary: 'Recent local results reported by hop webhooks tail, newest first', tag: 'webhooks', auth: 'credential', workspace: 'path',
-    scope: 'webhooks:manage', role: 'admin', status: 200, params: WorkspaceParamsSchema, query: ListStreamResultsQuerySchema,
-    response: envelope(z.array(StreamResultSchema)),
+    scope: 'webhooks:manage', role: 'admin', status: 200, params: WorkspaceParamsSchema, query: ListQuerySchema,
+    response: listEnvelope(StreamResultSchema),
   }),
 
   // Integration surface for automation platforms: bare bodies, the credential's workspace.

@@ -107,4 +107,3 @@ export const StreamResultSchema = StreamResultBodySchema.extend({ eventType: Eve
   .meta({ id: 'StreamResult' });
 export type StreamResult = z.infer<typeof StreamResultSchema>;
 
-export const ListStreamResultsQuerySchema = z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(20) });

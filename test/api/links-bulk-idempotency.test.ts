@@ -187,3 +187,22 @@ test('Idempotency-Key: concurrent retries still create one link', async () => {
   const replay = await succeeds(t.api, 'createLink', { params, body, idempotencyKey: key });
   assert.equal(replay.body.data.id, [...ids][0]);
 });
+
+test('bulk-created links carry their real creation time: a later link sorts first and createdAfter finds it', async () => {
+  const t = await team();
+  const params = { workspaceId: t.workspaceId };
+  const items = Array.from({ length: 50 }, (_, i) => ({ url: `https://example.com/batch-${i}` }));
+  const { data: results } = await t.api.call('bulkCreateLinks', { params, body: items });
+  const batch = results.map((r) => (r.success ? r.data : assert.fail(JSON.stringify(r))));
+  assert.equal(new Set(batch.map((l) => l.createdAt)).size, 1, 'one creation time for the batch');
+  const { data: later } = await t.api.call('createLink', { params, body: { url: 'https://example.com/after-the-batch' } });
+  assert.ok(later.createdAt >= batch[0].createdAt);
+
+  const { data: listed } = await t.api.paginate('listLinks', { params, query: { limit: 100 } });
+  assert.deepEqual(listed.map((l) => l.id), [later.id, ...batch.map((l) => l.id).reverse()], 'newest first; the batch in input order within its time');
+  // A poller that saw the batch, asking for what came after its newest time, gets the later link.
+  if (later.createdAt > batch[0].createdAt) {
+    const { data: polled } = await t.api.call('listLinks', { params, query: { createdAfter: batch[0].createdAt } });
+    assert.deepEqual(polled.map((l) => l.id), [later.id]);
+  }
+});

@@ -83,6 +83,13 @@ test('link.created, link.updated (with changes) and link.deleted arrive signed o
     assert.ok(deliveries.every((d) => d.status === 'succeeded' && d.attempts.length === 1 && d.attempts[0].statusCode === 200));
     const ids = new Set(receiver.received.map((r) => r.headers[WEBHOOK_HEADERS.deliveryId]));
     assert.deepEqual(new Set(deliveries.map((d) => d.id)), ids);
+    // Paged one by one, then a forged cursor: 400 naming query.cursor, never a 500.
+    const hookParams = { ...params, webhookId: hook.id };
+    const paged = await t.api.paginate('listDeliveries', { params: hookParams, query: { limit: 1 } });
+    assert.deepEqual(paged.data.map((d) => d.id), deliveries.map((d) => d.id));
+    const forged = Buffer.from(JSON.stringify({ t: 'yesterday', id: 'dlv_x' })).toString('base64url');
+    await assert.rejects(t.api.call('listDeliveries', { params: hookParams, query: { cursor: forged } }),
+      (e: HopApiError) => e.statusCode === 400 && e.code === 'VALIDATION_ERROR' && JSON.stringify(e.details).includes('query.cursor'));
   } finally {
     await receiver.close();
   }
@@ -240,6 +247,37 @@ test('link.expired is emitted once per expiry by the job, and again after a new 
     await t.api.call('updateLink', { params: { ...params, linkId: link.id }, body: { expiresAt: new Date(Date.now() + 300).toISOString() } });
     await eventually(async () => (receiver.received.length === 2 ? true : undefined), 5000, 'a second link.expired');
   } finally {
+    await receiver.close();
+  }
+});
+
+test('deleting a webhook while an attempt is in flight: the attempt ends quietly, no foreign-key error', async () => {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const receiver = await startReceiver({ respond: async () => (await held, 200) });
+  try {
+    const t = await team('pro', server.url);
+    const params = { workspaceId: t.workspaceId };
+    const hook = await hooked(t, `${receiver.url}/hooks`, ['link.created']);
+    const before = server.output().length;
+    await t.api.call('createLink', { params, body: { url: 'https://example.com/in-flight' } });
+    await eventually(async () => receiver.received[0], 10_000, 'the attempt to arrive');
+    await t.api.call('deleteWebhook', { params: { ...params, webhookId: hook.id } });
+    release();
+    // The dispatcher records the answer (or finds nothing to record) right after it: wait for a
+    // later delivery of another webhook to know it has moved on.
+    const other = await startReceiver();
+    try {
+      await hooked(t, `${other.url}/hooks`, ['link.created']);
+      await t.api.call('createLink', { params, body: { url: 'https://example.com/after' } });
+      await eventually(async () => other.received[0], 10_000, 'a later delivery');
+    } finally {
+      await other.close();
+    }
+    const logged = server.output().slice(before);
+    assert.doesNotMatch(logged, /foreign key|violates|failed to record/i, logged);
+  } finally {
+    release();
     await receiver.close();
   }
 });

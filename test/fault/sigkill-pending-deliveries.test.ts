@@ -17,14 +17,8 @@ import { browserVisit, sleep, startLoad, stopLoads } from '../helpers/load.js';
 
 /** Every link of the workspace: the links whose creation committed, answered or not. */
 async function allLinkIds(api: HopClient, workspaceId: string): Promise<Set<string>> {
-  const ids = new Set<string>();
-  let cursor: string | undefined;
-  do {
-    const page = await api.call('listLinks', { params: { workspaceId }, query: { limit: 100, ...(cursor ? { cursor } : {}) } });
-    for (const l of page.data) ids.add(l.id);
-    cursor = page.pagination.nextCursor ?? undefined;
-  } while (cursor);
-  return ids;
+  const { data } = await api.paginate('listLinks', { params: { workspaceId }, query: { limit: 100 } });
+  return new Set(data.map((l) => l.id));
 }
 
 test('SIGKILL under load with deliveries pending: after a restart on the same data every event is delivered, none twice beyond the attempt in flight', { timeout: 90_000 }, async () => {

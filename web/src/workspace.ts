@@ -5,7 +5,7 @@ import { useApi } from './api.js';
 
 export function useWorkspaces() {
   const api = useApi();
-  return useQuery({ queryKey: ['workspaces'], queryFn: async () => (await api.call('listWorkspaces', {})).data });
+  return useQuery({ queryKey: ['workspaces'], queryFn: async () => (await api.paginate('listWorkspaces', { query: { limit: 100 } })).data });
 }
 
 /** The workspace named by the `:ws` slug of the path, as the caller sees it (with its role). */

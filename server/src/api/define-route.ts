@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorBodySchema, routes, type RouteName, type Routes, type WorkspaceSource } from '@hop/shared';
+import { routes, type RouteName, type Routes, type WorkspaceSource } from '@hop/shared';
 import type { z } from 'zod';
 import type { Actor } from '../domain/auth/actor.js';
 import type { Principal } from '../domain/auth/credentials.js';
 import type { Services } from '../services.js';
 import { assertDeclaresAccess, enforceAccess } from './plugins/access.js';
 import { HopError } from '../domain/errors.js';
+import { errorResponses } from './error-responses.js';
 
 type Out<N extends RouteName> = Routes[N] extends { bare: true }
   ? { data: z.output<Routes[N]['response']> }
@@ -72,8 +73,6 @@ function rejectNul(value: unknown, root: (string | number)[]): void {
   }
 }
 
-const ERROR_RESPONSES = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema };
-
 /**
  * Registers one route of the shared table: its schemas (validation, serialisation, OpenAPI), its
  * access rules, idempotency where declared, and the envelope. The handler returns `{data}` (and
@@ -99,7 +98,7 @@ export function defineRoute<N extends RouteName>(
       ...('params' in def ? { params: def.params } : {}),
       ...('query' in def ? { querystring: def.query } : {}),
       ...('body' in def ? { body: def.body } : {}),
-      response: { [def.status]: def.response, ...ERROR_RESPONSES },
+      response: { [def.status]: def.response, ...errorResponses(name) },
     },
     config: { routeName: name },
     onRequest: async (req, reply) => {

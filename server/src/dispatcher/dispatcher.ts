@@ -49,6 +49,8 @@ const BATCH = 16;
 const REFILL = 4;
 /** Outcomes written by one statement at most. */
 const RECORD_BATCH = 64;
+/** PostgreSQL's foreign_key_violation. */
+const FOREIGN_KEY_VIOLATION = '23503';
 
 /**
  * The dispatcher: claims due deliveries (FOR UPDATE SKIP LOCKED, so any number of processes can
@@ -141,9 +143,17 @@ export function createDispatcher(deps: {
   // The attempt, the delivery's new state and the webhook's failure count in one statement
   // (atomic as a transaction, one round trip instead of five).
   async function recordOne(o: Outcome): Promise<void> {
+    await recordOneStatement(o).catch((err) => {
+      // Deleted between the check and the insert: the same as above.
+      if ((err as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw err;
+    });
+  }
+
+  async function recordOneStatement(o: Outcome): Promise<void> {
     const { d } = o;
+    // A delivery deleted meanwhile (with its webhook) has nothing left to record.
     const logAttempt = `insert into delivery_attempts (delivery_id, number, at, status_code, duration_ms, error)
-      values ($1, $2, $3, $4, $5, $6) on conflict do nothing`;
+      select $1, $2, $3, $4, $5, $6 where exists (select 1 from deliveries where id = $1) on conflict do nothing`;
     const logged = [d.id, d.attempt_count, o.at, o.statusCode, o.durationMs, o.error];
     if (o.kind === 'succeeded') {
       // Only a webhook with failures is written: every success taking the webhook's row lock
@@ -185,7 +195,8 @@ export function createDispatcher(deps: {
            duration_ms int, error text, kind text, next_at timestamptz, webhook_id text)),
        a as (
          insert into delivery_attempts (delivery_id, number, at, status_code, duration_ms, error)
-         select id, number, at, status_code, duration_ms, error from v on conflict do nothing),
+         select id, number, at, status_code, duration_ms, error from v
+         where exists (select 1 from deliveries d where d.id = v.id) on conflict do nothing),
        s as (
          update deliveries x set status = case when v.kind = 'succeeded' then 'succeeded' else x.status end,
            next_attempt_at = case when v.kind = 'retry' then v.next_at end, locked_until = null, updated_at = now()

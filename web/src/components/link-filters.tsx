@@ -14,8 +14,8 @@ const SORTS = [
 /** Search, tag and domain filters and the sort of the links list. */
 export function LinkFilters({ workspace, query, update }: { workspace: Workspace; query: ListLinksQuery; update: (p: Record<string, string | undefined>) => void }) {
   const api = useApi();
-  const tags = useQuery({ queryKey: ['tags', workspace.id], queryFn: async () => (await api.call('listTags', { params: { workspaceId: workspace.id } })).data });
-  const domains = useQuery({ queryKey: ['domains', workspace.id], queryFn: async () => (await api.call('listDomains', { params: { workspaceId: workspace.id } })).data });
+  const tags = useQuery({ queryKey: ['tags', workspace.id], queryFn: async () => (await api.paginate('listTags', { params: { workspaceId: workspace.id }, query: { limit: 100 } })).data });
+  const domains = useQuery({ queryKey: ['domains', workspace.id], queryFn: async () => (await api.paginate('listDomains', { params: { workspaceId: workspace.id }, query: { limit: 100 } })).data });
   const sort = query.sort ? `${query.sort}:${query.order ?? 'desc'}` : 'createdAt:desc';
   return (
     <div className="filters">

@@ -14,7 +14,7 @@ export default class DomainsList extends BaseCommand<typeof DomainsList> {
 
   async run(): Promise<Domain[]> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    const { data } = await this.api.call('listDomains', { params: { workspaceId } });
+    const { data } = await this.api.paginate('listDomains', { params: { workspaceId }, query: { limit: 100 } });
     if (!this.jsonEnabled()) await printTable(data, domainColumns);
     if (!data.length) this.info('No domains: add one with `hop domains add <name>`');
     return data;

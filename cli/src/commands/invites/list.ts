@@ -14,7 +14,7 @@ export default class InvitesList extends BaseCommand<typeof InvitesList> {
 
   async run(): Promise<Invite[]> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    const { data } = await this.api.call('listInvites', { params: { workspaceId } });
+    const { data } = await this.api.paginate('listInvites', { params: { workspaceId }, query: { limit: 100 } });
     if (!this.jsonEnabled()) await printTable(data, inviteColumns);
     if (!data.length) this.info('No pending invites');
     return data;

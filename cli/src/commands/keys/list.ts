@@ -14,7 +14,7 @@ export default class KeysList extends BaseCommand<typeof KeysList> {
 
   async run(): Promise<ApiKey[]> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    const { data } = await this.api.call('listApiKeys', { params: { workspaceId } });
+    const { data } = await this.api.paginate('listApiKeys', { params: { workspaceId }, query: { limit: 100 } });
     if (!this.jsonEnabled()) await printTable(data, apiKeyColumns);
     if (!data.length) this.info('No API keys: create one with `hop keys create --name <name> --scope <scope>`');
     return data;

@@ -19,13 +19,9 @@ export default class LinksList extends BaseCommand<typeof LinksList> {
     const query = {
       limit, sort, order, domain, tags: tag?.join(','), q: search, createdAfter: this.flags['created-after'],
     } as ListLinksQuery;
-    const links: Link[] = [];
-    let cursor = this.flags.cursor;
-    do {
-      const page = await this.api.call('listLinks', { params: { workspaceId }, query: { ...query, cursor } });
-      links.push(...page.data);
-      cursor = page.pagination.nextCursor ?? undefined;
-    } while (all && cursor);
+    const { data: links, nextCursor: cursor } = await this.api.paginate('listLinks', {
+      params: { workspaceId }, query: { ...query, cursor: this.flags.cursor },
+    }, { maxPages: all ? undefined : 1 });
     if (!this.jsonEnabled()) await printTable(links, linkColumns);
     if (!links.length) this.info('No links');
     // After the table, where the eye ends; on stderr, so `--json` output stays exactly the list.

@@ -14,7 +14,7 @@ export default class MembersList extends BaseCommand<typeof MembersList> {
 
   async run(): Promise<Member[]> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    const { data } = await this.api.call('listMembers', { params: { workspaceId } });
+    const { data } = await this.api.paginate('listMembers', { params: { workspaceId }, query: { limit: 100 } });
     if (!this.jsonEnabled()) await printTable(data, memberColumns);
     return data;
   }

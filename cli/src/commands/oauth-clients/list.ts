@@ -14,7 +14,7 @@ export default class OAuthClientsList extends BaseCommand<typeof OAuthClientsLis
 
   async run(): Promise<OAuthClient[]> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    const { data } = await this.api.call('listOAuthClients', { params: { workspaceId } });
+    const { data } = await this.api.paginate('listOAuthClients', { params: { workspaceId }, query: { limit: 100 } });
     if (!this.jsonEnabled()) await printTable(data, oauthClientColumns);
     if (!data.length) this.info('No OAuth clients: register one with `hop oauth-clients create`');
     return data;

@@ -18,13 +18,9 @@ export default class QrList extends BaseCommand<typeof QrList> {
 
   async run(): Promise<QrCode[]> {
     const linkId = await this.linkId(this.args.link, this.flags.workspace);
-    const codes: QrCode[] = [];
-    let cursor = this.flags.cursor;
-    do {
-      const page = await this.api.call('listQrCodes', { params: { linkId }, query: { limit: this.flags.limit, cursor } });
-      codes.push(...page.data);
-      cursor = page.pagination.nextCursor ?? undefined;
-    } while (this.flags.all && cursor);
+    const { data: codes, nextCursor: cursor } = await this.api.paginate('listQrCodes', {
+      params: { linkId }, query: { limit: this.flags.limit, cursor: this.flags.cursor },
+    }, { maxPages: this.flags.all ? undefined : 1 });
     if (!this.jsonEnabled()) await printTable(codes, qrColumns);
     if (!codes.length) this.info('No QR codes');
     if (cursor) process.stderr.write(`More QR codes: add --cursor ${cursor} (or --all)\n`);

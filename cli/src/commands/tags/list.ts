@@ -14,7 +14,7 @@ export default class TagsList extends BaseCommand<typeof TagsList> {
 
   async run(): Promise<TagSummary[]> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    const { data } = await this.api.call('listTags', { params: { workspaceId } });
+    const { data } = await this.api.paginate('listTags', { params: { workspaceId }, query: { limit: 100 } });
     if (!this.jsonEnabled()) await printTable(data, tagColumns);
     if (!data.length) this.info('No tags');
     return data;

@@ -14,7 +14,7 @@ export default class WebhooksList extends BaseCommand<typeof WebhooksList> {
 
   async run(): Promise<Webhook[]> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    const { data } = await this.api.call('listWebhooks', { params: { workspaceId } });
+    const { data } = await this.api.paginate('listWebhooks', { params: { workspaceId }, query: { limit: 100 } });
     if (!this.jsonEnabled()) await printTable(data, webhookColumns);
     if (!data.length) this.info('No webhooks');
     return data;

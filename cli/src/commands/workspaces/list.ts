@@ -11,7 +11,7 @@ export default class WorkspacesList extends BaseCommand<typeof WorkspacesList> {
   ];
 
   async run(): Promise<Workspace[]> {
-    const { data } = await this.api.call('listWorkspaces', {});
+    const { data } = await this.api.paginate('listWorkspaces', { query: { limit: 100 } });
     if (!this.jsonEnabled()) await printTable(data, workspaceColumns(this.settings.workspace));
     return data;
   }

@@ -21,7 +21,7 @@ export default class WorkspacesUse extends BaseCommand<typeof WorkspacesUse> {
 
   /** An id given as is: the workspace when the credential can list workspaces; refused when it is not among them. */
   private async lookUp(id: string): Promise<WorkspaceRef | undefined> {
-    const listed = await this.api.call('listWorkspaces', {}).catch(() => undefined);
+    const listed = await this.api.paginate('listWorkspaces', { query: { limit: 100 } }).catch(() => undefined);
     if (!listed) return undefined;
     const found = listed.data.find((w) => w.id === id);
     if (!found) this.error(`no workspace "${id}" among yours (see \`hop workspaces list\`)`, { exit: 1 });

@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { eventWebhooks } from './openapi-webhooks.js';
+import { oauthPaths } from './openapi-oauth.js';
 
 /** OpenAPI 3.1 generated from the shared zod contracts, at /v1/openapi.json, browsable at /docs. */
 export const openApiPlugin = fp(
@@ -25,8 +26,12 @@ export const openApiPlugin = fp(
         },
       },
       transform: jsonSchemaTransform,
-      // The event payloads (components already, as registered schemas) become the document's webhooks.
-      transformObject: (doc) => ({ ...jsonSchemaTransformObject(doc), webhooks: eventWebhooks() }),
+      // The event payloads (components already, as registered schemas) become the document's
+      // webhooks; the OAuth endpoints, outside the route table, are described on their own.
+      transformObject: (doc) => {
+        const out = jsonSchemaTransformObject(doc);
+        return { ...out, paths: { ...out.paths, ...(oauthPaths() as typeof out.paths) }, webhooks: eventWebhooks() };
+      },
     });
     await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
     app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

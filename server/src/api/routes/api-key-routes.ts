@@ -3,7 +3,7 @@ import { defineRoute, type ApiDeps } from '../define-route.js';
 
 export async function apiKeyRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { apiKeys } = deps.services;
-  defineRoute(app, deps, 'listApiKeys', async ({ actor }) => ({ data: await apiKeys.list(actor) }));
+  defineRoute(app, deps, 'listApiKeys', async ({ actor, query }) => apiKeys.list(actor, query));
   defineRoute(app, deps, 'createApiKey', async ({ actor, body }) => ({ data: await apiKeys.create(actor, body) }));
   defineRoute(app, deps, 'deleteApiKey', async ({ actor, params }) => ({ data: await apiKeys.revoke(actor, params.keyId) }));
 }

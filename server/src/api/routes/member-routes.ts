@@ -8,7 +8,7 @@ export async function memberRoutes(app: FastifyInstance, deps: ApiDeps) {
   }));
   defineRoute(app, deps, 'removeMember', async ({ actor, params }) => ({ data: await members.remove(actor, params.userId) }));
   defineRoute(app, deps, 'createInvite', async ({ actor, body }) => ({ data: await members.invite(actor, body) }));
-  defineRoute(app, deps, 'listInvites', async ({ actor }) => ({ data: await members.listInvites(actor.workspaceId) }));
+  defineRoute(app, deps, 'listInvites', async ({ actor, query }) => members.listInvites(actor.workspaceId, query));
   defineRoute(app, deps, 'revokeInvite', async ({ actor, params }) => ({ data: await members.revokeInvite(actor.workspaceId, params.inviteId) }));
   defineRoute(app, deps, 'acceptInvite', async ({ actor, params }) => ({ data: await members.accept(actor.userId, params.token) }));
 }

@@ -31,7 +31,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
   const browser = oauthBrowserSession(deps.services, deps.baseUrl.startsWith('https://'));
 
   // The client registrations live in the route table: envelope, scope keys:manage, role admin.
-  defineRoute(app, deps, 'listOAuthClients', async ({ actor }) => ({ data: await oauthClients.list(actor.workspaceId) }));
+  defineRoute(app, deps, 'listOAuthClients', async ({ actor, query }) => oauthClients.list(actor.workspaceId, query));
   defineRoute(app, deps, 'createOAuthClient', async ({ actor, body }) => ({ data: await oauthClients.create(actor, body) }));
   defineRoute(app, deps, 'regenerateOAuthClientSecret', async ({ actor, params }) => ({
     data: await oauthClients.regenerateSecret(actor.workspaceId, params.clientId),

@@ -3,7 +3,7 @@ import { defineRoute, type ApiDeps } from '../define-route.js';
 
 export async function webhookRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { webhooks, streamResults } = deps.services;
-  defineRoute(app, deps, 'listWebhooks', async ({ actor }) => ({ data: await webhooks.list(actor.workspaceId) }));
+  defineRoute(app, deps, 'listWebhooks', async ({ actor, query }) => webhooks.list(actor.workspaceId, query));
   defineRoute(app, deps, 'createWebhook', async ({ actor, body }) => ({ data: await webhooks.create(actor, body) }));
   defineRoute(app, deps, 'getWebhook', async ({ actor, params }) => ({ data: await webhooks.get(actor.workspaceId, params.webhookId) }));
   defineRoute(app, deps, 'updateWebhook', async ({ actor, params, body }) => ({ data: await webhooks.update(actor, params.webhookId, body) }));
@@ -18,5 +18,5 @@ export async function webhookRoutes(app: FastifyInstance, deps: ApiDeps) {
   defineRoute(app, deps, 'reportStreamResult', async ({ actor, body }) => ({
     data: await streamResults.report(actor.workspaceId, actor.credentialId, body),
   }));
-  defineRoute(app, deps, 'listStreamResults', async ({ actor, query }) => ({ data: await streamResults.list(actor.workspaceId, query.limit) }));
+  defineRoute(app, deps, 'listStreamResults', async ({ actor, query }) => streamResults.list(actor.workspaceId, query));
 }

@@ -5,12 +5,12 @@ import { defineRoute, type ApiDeps } from '../define-route.js';
 export async function workspaceRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { workspaces } = deps.services;
   // A credential bound to one workspace lists only that one.
-  defineRoute(app, deps, 'listWorkspaces', async ({ actor }) => ({ data: await workspaces.listForUser(actor.userId, actor.workspaceId) }));
+  defineRoute(app, deps, 'listWorkspaces', async ({ actor, query }) => workspaces.list(actor.userId, query, actor.workspaceId));
   defineRoute(app, deps, 'createWorkspace', async ({ actor, body }) => ({ data: await workspaces.create(actor.userId, body) }));
   defineRoute(app, deps, 'getWorkspace', async ({ actor }) => ({ data: await workspaces.get(actor.userId, actor.workspaceId) }));
   defineRoute(app, deps, 'updateWorkspace', async ({ actor, body }) => ({ data: await workspaces.rename(actor.userId, actor.workspaceId, body.name) }));
   defineRoute(app, deps, 'deleteWorkspace', async ({ actor }) => ({ data: await workspaces.delete(actor.userId, actor.workspaceId) }));
-  defineRoute(app, deps, 'listMembers', async ({ actor }) => ({ data: await workspaces.members(actor.workspaceId) }));
+  defineRoute(app, deps, 'listMembers', async ({ actor, query }) => workspaces.members(actor.workspaceId, query));
   defineRoute(app, deps, 'getUsage', async ({ actor }) => {
     const { plan, limits, hour, minute } = await deps.services.rateLimits.usage(actor.workspaceId);
     const window = (w: typeof hour) => ({ limit: w.limit, remaining: w.remaining, resetAt: new Date(w.resetAt).toISOString() });

@@ -8,6 +8,7 @@ import type { Principal } from '../auth/credentials.js';
 import { requireHeldScopes, roleAtLeast } from '../auth/credentials.js';
 import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
+import { afterCreated, createdKeyOf, pageOf, type PageQuery } from '../pagination.js';
 
 export const API_KEY_PREFIX = 'hop_live_';
 
@@ -61,12 +62,15 @@ export function createApiKeysService(deps: { db: Queryable; newId: IdGenerator; 
     },
 
     /** Admins and owners see every key of the workspace; others see the keys they made. */
-    async list(actor: Actor): Promise<ApiKey[]> {
+    async list(actor: Actor, q: PageQuery) {
+      const [t, id] = createdKeyOf(q.cursor);
       const rows = await db.query<ApiKeyRow>(
-        `select * from api_keys where workspace_id = $1 and ($2::text is null or user_id = $2) order by created_at, id`,
-        [actor.workspaceId, roleAtLeast(actor.role, 'admin') ? null : actor.userId],
+        `select * from api_keys where workspace_id = $1 and ($2::text is null or user_id = $2)
+           and ($3::timestamptz is null or (created_at, id) > ($3::timestamptz, $4))
+         order by created_at, id limit $5`,
+        [actor.workspaceId, roleAtLeast(actor.role, 'admin') ? null : actor.userId, t, id, q.limit + 1],
       );
-      return rows.map(toApiKey);
+      return pageOf(rows, q.limit, toApiKey, afterCreated);
     },
 
     async revoke(actor: Actor, keyId: string): Promise<ApiKey> {

@@ -5,6 +5,7 @@ import { HopError, notFound, validationError } from '../errors.js';
 import { randomBase62, type IdGenerator } from '../ids.js';
 import { iso, isoOrNull } from '../timestamps.js';
 import type { TxtLookup } from './txt-lookup.js';
+import { afterCreated, createdKeyOf, pageOf, type PageQuery } from '../pagination.js';
 
 interface DomainRow {
   id: string;
@@ -63,9 +64,15 @@ export function createDomainsService(deps: {
   }
 
   return {
-    async list(workspaceId: string): Promise<Domain[]> {
-      const rows = await db.query<DomainRow>(`select ${COLUMNS} from domains where workspace_id = $1 order by created_at, id`, [workspaceId]);
-      return rows.map(toDomain);
+    async list(workspaceId: string, q: PageQuery) {
+      const [t, id] = createdKeyOf(q.cursor);
+      const rows = await db.query<DomainRow>(
+        `select ${COLUMNS} from domains where workspace_id = $1
+           and ($2::timestamptz is null or (created_at, id) > ($2::timestamptz, $3))
+         order by created_at, id limit $4`,
+        [workspaceId, t, id, q.limit + 1],
+      );
+      return pageOf(rows, q.limit, toDomain, afterCreated);
     },
 
     async add(workspaceId: string, name: string): Promise<Domain> {

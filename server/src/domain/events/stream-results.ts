@@ -1,7 +1,11 @@
+import { z } from 'zod';
 import type { StreamResult, StreamResultBody } from '@hop/shared';
 import type { Queryable } from '../../db/database.js';
 import { notFound } from '../errors.js';
 import { iso } from '../timestamps.js';
+import { cursorCodec, CursorTimeSchema, pageOf, type PageQuery } from '../pagination.js';
+
+const resultCursor = cursorCodec(z.strictObject({ t: CursorTimeSchema, seq: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }));
 
 interface Row {
   event_id: string;
@@ -33,13 +37,16 @@ export function createStreamResults(deps: { db: Queryable }) {
       if (!row) throw notFound('event');
       return toResult(row);
     },
-    async list(workspaceId: string, limit: number): Promise<StreamResult[]> {
-      const rows = await db.query<Row>(
-        `select event_id, event_type, delivery_id, forwarded_to, status_code, duration_ms, error, at from stream_results
-         where workspace_id = $1 order by at desc, id desc limit $2`,
-        [workspaceId, limit],
+    /** Newest first. */
+    async list(workspaceId: string, q: PageQuery) {
+      const after = q.cursor ? resultCursor.decode(q.cursor) : null;
+      const rows = await db.query<Row & { id: string }>(
+        `select id, event_id, event_type, delivery_id, forwarded_to, status_code, duration_ms, error, at from stream_results
+         where workspace_id = $1 and ($2::timestamptz is null or (at, id) < ($2::timestamptz, $3::bigint))
+         order by at desc, id desc limit $4`,
+        [workspaceId, after?.t ?? null, after?.seq ?? null, q.limit + 1],
       );
-      return rows.map(toResult);
+      return pageOf(rows, q.limit, toResult, (r) => resultCursor.encode({ t: r.at.toISOString(), seq: Number(r.id) }));
     },
   };
 }

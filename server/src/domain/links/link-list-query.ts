@@ -1,5 +1,7 @@
 import type { ListLinksQuery } from '@hop/shared';
+import { z } from 'zod';
 import { validationError } from '../errors.js';
+import { cursorCodec, CursorIdSchema, CursorTimeSchema } from '../pagination.js';
 
 type ParsedListQuery = {
   limit: number;
@@ -15,31 +17,14 @@ export type { ListLinksQuery };
 
 const SORT_COLUMNS = { createdAt: 'created_at', updatedAt: 'updated_at', clicks: 'clicks' } as const;
 
+const Order = z.enum(['asc', 'desc']);
 /** Keyset cursors for column sorts; an offset for relevance, whose scores have no stable key. */
-type Cursor = { s: string; o: 'asc' | 'desc'; v?: string | number; id?: string; off?: number };
-
-export const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
-
-function decodeCursor(raw: string, sort: string, order: string): Cursor {
-  try {
-    const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
-    // Fix: the values inside were trusted, so a cursor that decoded to the right sort but carried a
-    // non-date `v`, a missing `id` or a negative `off` reached SQL casts and answered 500. A cursor
-    // is client input: check its shape as well as its sort and order.
-    if (c && typeof c === 'object' && c.s === sort && c.o === order && cursorValuesOk(c, sort)) return c;
-  } catch {
-    /* fall through */
-  }
-  throw validationError('cursor', 'is not a cursor of this list (sort and order must stay the same)');
-}
-
-function cursorValuesOk(c: Cursor, sort: string): boolean {
-  if (sort === 'relevance') return Number.isSafeInteger(c.off) && (c.off as number) >= 0;
-  if (typeof c.id !== 'string' || c.id.length === 0 || c.id.length > 64) return false;
-  if (sort === 'clicks') return Number.isSafeInteger(c.v) && (c.v as number) >= 0;
-  return typeof c.v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(c.v) && !Number.isNaN(Date.parse(c.v));
-}
-
+const LinkCursorSchema = z.union([
+  z.strictObject({ s: z.literal('relevance'), o: Order, off: z.number().int().min(0).max(1_000_000) }),
+  z.strictObject({ s: z.literal('clicks'), o: Order, v: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), id: CursorIdSchema }),
+  z.strictObject({ s: z.enum(['createdAt', 'updatedAt']), o: Order, v: CursorTimeSchema, id: CursorIdSchema }),
+]);
+const linkCursor = cursorCodec(LinkCursorSchema, 'is not a cursor of this list (sort and order must stay the same)');
 
 /** Words of the search as prefix terms, so "exam" finds example.com. Only [A-Za-z0-9] survive. */
 function prefixTerms(q: string): string | null {
@@ -81,17 +66,17 @@ export function buildListQuery(workspaceId: string, query: ParsedListQuery, colu
     rank = `ts_rank(search, ${tsq})`;
   }
 
-  const cursor = query.cursor ? decodeCursor(query.cursor, sort, order) : undefined;
+  const cursor = query.cursor ? linkCursor.decode(query.cursor, (c) => c.s === sort && c.o === order) : undefined;
   let orderBy: string;
   let offset = 0;
   if (sort === 'relevance') {
     orderBy = `rank ${order}, created_at desc, id desc`;
-    offset = cursor?.off ?? 0;
+    offset = cursor && 'off' in cursor ? cursor.off : 0;
   } else {
     const col = SORT_COLUMNS[sort];
     const dir = order === 'asc' ? 'asc' : 'desc';
     orderBy = `${col} ${dir}, id ${dir}`;
-    if (cursor) {
+    if (cursor && 'id' in cursor) {
       const cast = col === 'clicks' ? '::bigint' : '::timestamptz';
       where.push(`(${col}, id) ${dir === 'asc' ? '>' : '<'} (${p(cursor.v)}${cast}, ${p(cursor.id)})`);
     }
@@ -104,10 +89,10 @@ export function buildListQuery(workspaceId: string, query: ParsedListQuery, colu
     params,
     /** The cursor of the page after one whose last row is `last`. */
     nextCursor(last: { id: string; created_at: Date; updated_at: Date; clicks: number }, pageStart: number): string {
-      if (sort === 'relevance') return encodeCursor({ s: sort, o: order, off: pageStart + query.limit });
+      if (sort === 'relevance') return linkCursor.encode({ s: sort, o: order, off: pageStart + query.limit });
       const col = SORT_COLUMNS[sort];
-      const v = col === 'clicks' ? Number(last.clicks) : (last[col] as Date).toISOString();
-      return encodeCursor({ s: sort, o: order, v, id: last.id });
+      if (sort === 'clicks') return linkCursor.encode({ s: sort, o: order, v: Number(last.clicks), id: last.id });
+      return linkCursor.encode({ s: sort, o: order, v: (last[col as 'created_at' | 'updated_at']).toISOString(), id: last.id });
     },
     offset,
   };

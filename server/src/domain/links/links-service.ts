@@ -210,19 +210,23 @@ export function createLinksService(deps: {
           if (claimed.has(`${domain}/${slug}`)) later.push({ index, p, domain });
           else {
             claimed.add(`${domain}/${slug}`);
-            rows.push({ index, p, id: newId('lnk'), domain, slug });
+            rows.push({ index, p, id: '', domain, slug });
           }
         }
+        // Ids sorted before they are handed out in input order: the batch shares one creation
+        // time, and its ids keep it in input order within that time, as one request at a time would.
+        const ids = rows.map(() => newId('lnk')).sort();
+        rows.forEach((r, i) => (r.id = ids[i]));
         const inserted = new Map<string, LinkRow>();
         if (rows.length > 0) {
           const inserts = await tx.query<LinkRow>(
-            // created_at steps 1 ms (its precision) per element from the transaction's time, so a
-            // batch sorts by createdAt in input order as links made one at a time do. The rows go
-            // as one JSON text ($1::text: postgres.js would encode a string typed jsonb again).
+            // Every link of the batch carries the batch's real creation time (a later link never
+            // sorts before it, and polling with createdAfter misses none). The rows go as one JSON text
+            // ($1::text: postgres.js would encode a string typed jsonb again).
             `insert into links (id, workspace_id, domain, slug, url, title, description, tags, expires_at, expired_url,
-               max_clicks, password_hash, created_by, created_at, updated_at)
+               max_clicks, password_hash, created_by)
              select id, workspace_id, domain, slug, url, title, description, tags, expires_at, expired_url, max_clicks,
-               password_hash, created_by, now() + ord * interval '1 millisecond', now() + ord * interval '1 millisecond'
+               password_hash, created_by
              from jsonb_to_recordset($1::text::jsonb) as x(ord int, id text, workspace_id text, domain text, slug text, url text,
                title text, description text, tags text[], expires_at timestamptz, expired_url text, max_clicks int,
                password_hash text, created_by text)

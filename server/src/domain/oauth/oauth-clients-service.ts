@@ -9,6 +9,7 @@ import { randomBase62, type IdGenerator } from '../ids.js';
 import type { Actor } from '../auth/actor.js';
 import { requireHeldScopes } from '../auth/credentials.js';
 import { iso } from '../timestamps.js';
+import { afterCreated, createdKeyOf, pageOf, type PageQuery } from '../pagination.js';
 
 interface ClientRow {
   id: string;
@@ -79,9 +80,14 @@ export function createOAuthClientsService(deps: { db: Database; newId: IdGenerat
       return { ...toClient(row), clientSecret: secret };
     },
 
-    async list(workspaceId: string): Promise<OAuthClient[]> {
-      const rows = await db.query<ClientRow>('select * from oauth_clients where workspace_id = $1 order by created_at, id', [workspaceId]);
-      return rows.map(toClient);
+    async list(workspaceId: string, q: PageQuery) {
+      const [t, id] = createdKeyOf(q.cursor);
+      const rows = await db.query<ClientRow>(
+        `select * from oauth_clients where workspace_id = $1 and ($2::timestamptz is null or (created_at, id) > ($2::timestamptz, $3))
+         order by created_at, id limit $4`,
+        [workspaceId, t, id, q.limit + 1],
+      );
+      return pageOf(rows, q.limit, toClient, afterCreated);
     },
 
     /** A new secret; the old one stops working at once. Tokens already issued stay valid. */

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { QrAnalytics, QrCode } from '@hop/shared';
 import type { Database, Queryable } from '../../db/database.js';
 import type { Clock } from '../clock.js';
@@ -11,6 +12,10 @@ import type { Membership } from '../workspaces/workspaces-service.js';
 import { prepareLogo, renderQr } from './qr-render.js';
 import { resolveQrOptions, type CreateQrInput } from './qr-options.js';
 import { createRenderCache, type CachedRender } from './render-cache.js';
+import { cursorCodec, CursorIdSchema, pageOf, type PageQuery } from '../pagination.js';
+
+/** QR codes list newest first, by id (ids sort by creation). */
+const qrCursor = cursorCodec(z.strictObject({ id: CursorIdSchema }));
 
 export interface QrConfig {
   baseUrl: string;
@@ -169,23 +174,16 @@ export function createQrService(deps: {
 
     get: async (workspaceId: string, qrId: string) => present(await find(workspaceId, qrId)),
 
-    async list(workspaceId: string, linkId: string, query: { limit?: number; cursor?: string }) {
+    async list(workspaceId: string, linkId: string, query: PageQuery) {
       const [link] = await db.query('select 1 from links where id = $1 and workspace_id = $2', [linkId, workspaceId]);
       if (!link) throw notFound('link');
-      const limit = query.limit ?? 20;
-      let after: string | null = null;
-      if (query.cursor) {
-        after = Buffer.from(query.cursor, 'base64url').toString();
-        if (!/^qr_[0-9A-Za-z]{16,}$/.test(after)) throw validationError('query.cursor', 'is not a cursor this list gave');
-      }
+      const after = query.cursor ? qrCursor.decode(query.cursor).id : null;
       const rows = await db.query<QrRow>(
         `select ${COLUMNS} from qr_codes where link_id = $1 and workspace_id = $2 and deleted_at is null
            and ($3::text is null or id < $3) order by id desc limit $4`,
-        [linkId, workspaceId, after, limit + 1],
+        [linkId, workspaceId, after, query.limit + 1],
       );
-      const page = rows.slice(0, limit);
-      const nextCursor = rows.length > limit ? Buffer.from(page[page.length - 1].id).toString('base64url') : null;
-      return { data: page.map(present), pagination: { nextCursor, limit } };
+      return pageOf(rows, query.limit, present, (last) => qrCursor.encode({ id: last.id }));
     },
 
     /** Deletes a code: it stops resolving and downloading. Members delete only the codes they made. */

@@ -1,6 +1,11 @@
 import type { TagSummary } from '@hop/shared';
 import type { Database, Queryable } from '../../db/database.js';
 import { notFound } from '../errors.js';
+import { z } from 'zod';
+import { cursorCodec, pageOf, type PageQuery } from '../pagination.js';
+
+/** Tags list most used first, then by name: the cursor holds both of the last one. */
+const tagCursor = cursorCodec(z.strictObject({ n: z.number().int().min(0).max(2_147_483_647), name: z.string().max(100) }));
 
 /**
  * Tags across a workspace. They live on the links (`links.tags`, stored lower-case), so a tag
@@ -16,13 +21,16 @@ export function createTagsService(deps: { db: Database }) {
 
   return {
     /** Most used first, then by name. */
-    async list(workspaceId: string): Promise<TagSummary[]> {
+    async list(workspaceId: string, q: PageQuery) {
+      const after = q.cursor ? tagCursor.decode(q.cursor) : null;
       const rows = await db.query<{ name: string; link_count: number }>(
-        `select t as name, count(*)::int as link_count from links, unnest(tags) as t
-         where workspace_id = $1 group by t order by link_count desc, t`,
-        [workspaceId],
+        `select name, link_count from (
+           select t as name, count(*)::int as link_count from links, unnest(tags) as t where workspace_id = $1 group by t
+         ) s where $2::int is null or (link_count < $2 or (link_count = $2 and name > $3))
+         order by link_count desc, name limit $4`,
+        [workspaceId, after?.n ?? null, after?.name ?? null, q.limit + 1],
       );
-      return rows.map((r) => ({ name: r.name, linkCount: r.link_count }));
+      return pageOf(rows, q.limit, (r) => ({ name: r.name, linkCount: r.link_count }), (r) => tagCursor.encode({ n: r.link_count, name: r.name }));
     },
 
     /**

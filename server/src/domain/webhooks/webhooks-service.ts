@@ -9,6 +9,7 @@ import type { Membership } from '../workspaces/workspaces-service.js';
 import { sampleEvent } from '../events/sample-events.js';
 import { newWebhookSecret, type SecretBox } from './webhook-secrets.js';
 import type { WebhookSender } from './webhook-sender.js';
+import { afterCreated, createdKeyOf, pageOf, type PageQuery } from '../pagination.js';
 import { DELIVERY_SELECT, toDelivery, toWebhook, type DeliveryRow, type WebhookRow } from './webhook-row.js';
 
 export interface WebhooksConfig {
@@ -62,8 +63,14 @@ export function createWebhooksService(deps: {
       return { ...toWebhook(row), secret };
     },
 
-    async list(workspaceId: string): Promise<Webhook[]> {
-      return (await db.query<WebhookRow>('select * from webhooks where workspace_id = $1 order by created_at, id', [workspaceId])).map(toWebhook);
+    async list(workspaceId: string, q: PageQuery) {
+      const [t, id] = createdKeyOf(q.cursor);
+      const rows = await db.query<WebhookRow>(
+        `select * from webhooks where workspace_id = $1 and ($2::timestamptz is null or (created_at, id) > ($2::timestamptz, $3))
+         order by created_at, id limit $4`,
+        [workspaceId, t, id, q.limit + 1],
+      );
+      return pageOf(rows, q.limit, toWebhook, afterCreated);
     },
 
     get: async (workspaceId: string, webhookId: string) => toWebhook(await load(workspaceId, webhookId)),
@@ -120,29 +127,16 @@ export function createWebhooksService(deps: {
       return { eventId: event.id, success: r.ok, statusCode: r.statusCode, durationMs: r.durationMs, error: r.error };
     },
 
-    async deliveries(workspaceId: string, webhookId: string, q: { limit: number; cursor?: string; status?: string }) {
+    async deliveries(workspaceId: string, webhookId: string, q: PageQuery & { status?: string }) {
       await load(workspaceId, webhookId);
-      let after: { t: string; id: string } | undefined;
-      if (q.cursor) {
-        try {
-          after = JSON.parse(Buffer.from(q.cursor, 'base64url').toString('utf8'));
-        } catch {
-          /* checked below */
-        }
-        if (!after?.t || !after.id) throw new HopError('VALIDATION_ERROR', 'cursor: is not a cursor of this list', { issues: [{ path: 'cursor', message: 'invalid' }] });
-      }
+      const [t, id] = createdKeyOf(q.cursor);
       const rows = await db.query<DeliveryRow>(
         `${DELIVERY_SELECT} where d.webhook_id = $1 and ($2::text is null or d.status = $2)
            and ($3::timestamptz is null or (d.created_at, d.id) < ($3::timestamptz, $4))
          order by d.created_at desc, d.id desc limit $5`,
-        [webhookId, q.status ?? null, after?.t ?? null, after?.id ?? null, q.limit + 1],
+        [webhookId, q.status ?? null, t, id, q.limit + 1],
       );
-      const page = rows.slice(0, q.limit);
-      const last = page.at(-1);
-      const nextCursor = rows.length > q.limit && last
-        ? Buffer.from(JSON.stringify({ t: last.created_at.toISOString(), id: last.id })).toString('base64url')
-        : null;
-      return { data: page.map(toDelivery), pagination: { nextCursor, limit: q.limit } };
+      return pageOf(rows, q.limit, toDelivery, afterCreated);
     },
 
     /** Queues one more attempt of a delivery, under the same delivery id. */

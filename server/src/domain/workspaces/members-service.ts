@@ -9,6 +9,7 @@ import { roleAtLeast } from '../auth/credentials.js';
 import type { Actor } from '../auth/actor.js';
 import type { WorkspacesService } from './workspaces-service.js';
 import type { SendInvite } from '../mail/invite-mailer.js';
+import { afterCreated, createdKeyOf, pageOf, type PageQuery } from '../pagination.js';
 
 /** Invites expire after 7 days (CONTRACT 2). */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -98,12 +99,15 @@ export function createMembersService(deps: {
       return created;
     },
 
-    async listInvites(workspaceId: string): Promise<Invite[]> {
+    async listInvites(workspaceId: string, q: PageQuery) {
+      const [t, id] = createdKeyOf(q.cursor);
       const rows = await db.query<InviteRow>(
-        `select * from invites where workspace_id = $1 and accepted_at is null and expires_at > $2 order by created_at, id`,
-        [workspaceId, clock.now()],
+        `select * from invites where workspace_id = $1 and accepted_at is null and expires_at > $2
+           and ($3::timestamptz is null or (created_at, id) > ($3::timestamptz, $4))
+         order by created_at, id limit $5`,
+        [workspaceId, clock.now(), t, id, q.limit + 1],
       );
-      return rows.map(toInvite);
+      return pageOf(rows, q.limit, toInvite, afterCreated);
     },
 
     async revokeInvite(workspaceId: string, inviteId: string): Promise<Invite> {

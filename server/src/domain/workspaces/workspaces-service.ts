@@ -3,6 +3,7 @@ import type { Database, Queryable } from '../../db/database.js';
 import { HopError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import { iso } from '../timestamps.js';
+import { afterCreated, createdKeyOf, pageOf, type PageQuery } from '../pagination.js';
 
 interface WorkspaceRow {
   id: string;
@@ -84,6 +85,19 @@ export function createWorkspacesService(deps: { db: Database; newId: IdGenerator
       return rows.map(toWorkspace);
     },
 
+    /** A page of the user's workspaces (only `onlyWorkspaceId` for a credential bound to one). */
+    async list(userId: string, q: PageQuery, onlyWorkspaceId?: string) {
+      const [t, id] = createdKeyOf(q.cursor);
+      const rows = await db.query<WorkspaceRow & { role: Role }>(
+        `select w.*, m.role from workspaces w join memberships m on m.workspace_id = w.id
+         where m.user_id = $1 and ($2::text is null or w.id = $2)
+           and ($3::timestamptz is null or (w.created_at, w.id) > ($3::timestamptz, $4))
+         order by w.created_at, w.id limit $5`,
+        [userId, onlyWorkspaceId ?? null, t, id, q.limit + 1],
+      );
+      return pageOf(rows, q.limit, toWorkspace, afterCreated);
+    },
+
     /** The caller's membership, or null when the workspace does not exist or is not theirs. */
     async membership(userId: string, workspaceId: string): Promise<Membership | null> {
       const [row] = await db.query<{ slug: string; plan: Plan; role: Role }>(
@@ -112,13 +126,16 @@ export function createWorkspacesService(deps: { db: Database; newId: IdGenerator
       return ws;
     },
 
-    async members(workspaceId: string): Promise<Member[]> {
+    async members(workspaceId: string, q: PageQuery) {
+      const [t, id] = createdKeyOf(q.cursor);
       const rows = await db.query<{ user_id: string; email: string; name: string; role: Role; created_at: Date }>(
         `select m.user_id, u.email, u.name, m.role, m.created_at from memberships m join users u on u.id = m.user_id
-         where m.workspace_id = $1 order by m.created_at, m.user_id`,
-        [workspaceId],
+         where m.workspace_id = $1 and ($2::timestamptz is null or (m.created_at, m.user_id) > ($2::timestamptz, $3))
+         order by m.created_at, m.user_id limit $4`,
+        [workspaceId, t, id, q.limit + 1],
       );
-      return rows.map((r) => ({ userId: r.user_id, email: r.email, name: r.name, role: r.role, joinedAt: iso(r.created_at) }));
+      const present = (r: (typeof rows)[number]): Member => ({ userId: r.user_id, email: r.email, name: r.name, role: r.role, joinedAt: iso(r.created_at) });
+      return pageOf(rows, q.limit, present, (r) => afterCreated({ created_at: r.created_at, id: r.user_id }));
     },
 
     /** The operator's plan change (CONTRACT 2); `rateLimit: null` returns to the plan's defaults. */
