@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { PLANS, type Plan } from '@hop/shared';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, 'must be host or host:port');
 /** A resolver address as node's dns accepts it: `ip`, `ip:port` or `[ipv6]:port`. */
@@ -21,6 +22,10 @@ const EnvSchema = z.object({
   HOP_DASHBOARD_URL: httpUrl.optional(),
   HOP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   HOP_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Bearer token that GET /metrics requires; unset, /metrics answers 404. */
+  HOP_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
+  /** The plan of new workspaces; a self-hosted server sets enterprise. */
+  HOP_DEFAULT_PLAN: z.enum(PLANS).default('free'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
   HOP_GEO_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/).optional(),
   HOP_TRUST_PROXY: z.string().optional(),
@@ -60,6 +65,8 @@ export interface Config {
   dashboardUrl: string;
   secret?: string;
   adminToken?: string;
+  metricsToken?: string;
+  defaultPlan: Plan;
   redisUrl?: string;
   geoHeader?: string;
   geoipDb?: string;
@@ -100,6 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dashboardUrl: (e.HOP_DASHBOARD_URL ?? `${baseUrl}/app`).replace(/\/+$/, ''),
     secret: e.HOP_SECRET,
     adminToken: e.HOP_ADMIN_TOKEN,
+    metricsToken: e.HOP_METRICS_TOKEN,
+    defaultPlan: e.HOP_DEFAULT_PLAN,
     redisUrl: e.REDIS_URL,
     geoHeader: e.HOP_GEO_HEADER?.toLowerCase(),
     geoipDb: e.HOP_GEOIP_DB,

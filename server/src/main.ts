@@ -10,6 +10,8 @@ import { createScheduler, runExclusive } from './jobs/schedule.js';
 import { retentionJob } from './jobs/retention-job.js';
 import { saltRotationJob } from './jobs/salt-rotation-job.js';
 import { expiryJob } from './jobs/expiry-job.js';
+import { clickAggregationJob } from './jobs/click-aggregation-job.js';
+import { clickPartitionsJob } from './jobs/click-partitions-job.js';
 
 /** Starts the server: configuration, database and migrations, then the HTTP parts and workers. */
 export async function main(): Promise<void> {
@@ -50,6 +52,10 @@ export async function main(): Promise<void> {
     scheduler.every(60 * 60_000, retention);
     scheduler.every(config.expiryCheckMs, expiryJob({ clock: services.clock, outbox: services.outbox }));
     scheduler.dailyAtUtcMidnight(saltRotationJob(services.salts));
+    const partitions = clickPartitionsJob(services.clock);
+    scheduler.every(60 * 60_000, partitions);
+    scheduler.every(config.clickFlushMs, clickAggregationJob());
+    void runExclusive(db, partitions).catch((err) => app.log.error({ err }, 'click partitions job failed'));
     void runExclusive(db, retention).catch((err) => app.log.error({ err }, 'retention job failed'));
   }
 

@@ -7,6 +7,7 @@ import { systemClock, type Clock } from './domain/clock.js';
 import { newId } from './domain/ids.js';
 import { createSessionTokens } from './domain/auth/session-tokens.js';
 import { createUsersService } from './domain/users/users-service.js';
+import { createPasswordChecks } from './domain/auth/password-checks.js';
 import { createWorkspacesService } from './domain/workspaces/workspaces-service.js';
 import { createApiKeysService } from './domain/api-keys/api-keys-service.js';
 import { createLinksService } from './domain/links/links-service.js';
@@ -85,7 +86,7 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
   const salts = createVisitorSalts({ db, clock });
   const redirectLinks = createRedirectLinks({ db });
   const linkCache = createLinkCache({ links: redirectLinks });
-  const workspaces = createWorkspacesService({ db, newId });
+  const workspaces = createWorkspacesService({ db, newId, defaultPlan: config.defaultPlan });
   const reservedHosts = [config.shortDomain, config.baseUrl].map((h) => new URL(h.includes('://') ? h : `http://${h}`).hostname);
   const hostDomains = createHostDomains({ shortDomain: config.shortDomain, load: () => domains.verifiedNames() });
   const qr = createQrService({
@@ -159,7 +160,10 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     clock,
     sessions,
     clicks,
-    users: createUsersService({ db, newId, sessions }),
+    users: createUsersService({
+      db, newId, sessions,
+      checks: createPasswordChecks({ db, clock, secret: secretText }),
+    }),
     workspaces,
     members: createMembersService({
       db, clock, newId, workspaces,

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from './ids.js';
-import { LinkParamsSchema } from './links.js';
-import { WorkspaceParamsSchema } from './workspaces.js';
 
-export const ANALYTICS_GROUPS = ['day', 'week', 'month', 'country', 'device', 'browser', 'os', 'referrer'] as const;
+export const ANALYTICS_GROUPS = ['day', 'week', 'month', 'country', 'device', 'browser', 'os', 'referrer', 'target'] as const;
 export const AnalyticsGroupSchema = z.enum(ANALYTICS_GROUPS);
 export type AnalyticsGroup = z.infer<typeof AnalyticsGroupSchema>;
 
@@ -68,11 +66,15 @@ export const AnalyticsSchema = z
     browsers: z.array(BreakdownEntrySchema).optional(),
     os: z.array(BreakdownEntrySchema).optional(),
     referrers: z.array(BreakdownEntrySchema).optional(),
+    /** Which destination served the clicks: `default`, `ios`, `android`, `rule:N`, `variant:N`. */
+    targets: z.array(BreakdownEntrySchema).optional(),
     groups: z.array(BreakdownEntrySchema).optional(),
     topLinks: z.array(TopLinkSchema).optional(),
   })
-  .meta({ id: 'Analytics' });
+  .meta({
+    id: 'Analytics',
+    description: 'Counted from the click log: a visit shows here once its batch is written (within ~1 s of the ' +
+      'redirect), including clicks not yet rolled up. Uniques are exact: one visitor hash per link per UTC day.',
+  });
 export type Analytics = z.infer<typeof AnalyticsSchema>;
 
-export const LinkAnalyticsParamsSchema = LinkParamsSchema;
-export const WorkspaceAnalyticsParamsSchema = WorkspaceParamsSchema;

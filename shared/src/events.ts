@@ -47,6 +47,8 @@ export const ClickDataSchema = z.object({
   referrer: z.string().nullable(),
   /** Bots are reported, but count in no analytics. */
   isBot: z.boolean(),
+  /** Which destination served the visit: `default`, `ios`, `android`, `rule:N`, `variant:N`. */
+  target: z.string(),
 });
 export type ClickData = z.infer<typeof ClickDataSchema>;
 

@@ -91,7 +91,10 @@ export const LinkSchema = z
     expiredUrl: z.string().nullable(),
     maxClicks: z.number().int().nullable(),
     passwordProtected: z.boolean(),
-    clicks: z.number().int(),
+    clicks: z.number().int().describe(
+      'Human clicks. Counted from the click log by a job every second: it may lag a visit by up to ~3 s ' +
+        '(exact at once for links with maxClicks, which count at the redirect).',
+    ),
     status: LinkStatusSchema,
     createdBy: idSchema('usr').nullable(),
     createdAt: TimestampSchema,

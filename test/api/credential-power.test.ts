@@ -6,9 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SignJWT } from 'jose';
 import { SCOPES, type Scope } from '@hop/shared';
-import { apiKey, client, team } from '../helpers/api.js';
+import { apiKey, client, fails, succeeds, team } from '../helpers/api.js';
 import { oauthTokens } from '../helpers/oauth.js';
-import { fails, succeeds } from './support.js';
 
 test('a key holding only keys:manage cannot create a key with every scope; a key grants at most what it holds', async () => {
   const t = await team();

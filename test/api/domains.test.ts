@@ -4,9 +4,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Domain } from '@hop/shared';
-import { addMember, apiKey, team, unique, type Team } from '../helpers/api.js';
+import { addMember, apiKey, fails, succeeds, team, type Team, unique } from '../helpers/api.js';
 import { startDomainServer, visitAs, type DomainServer } from '../helpers/domain-server.js';
-import { fails, succeeds } from './support.js';
 
 let srv: DomainServer;
 before(async () => {
@@ -58,17 +57,35 @@ test('add: refuses what is not a plain host name, and the service\'s own hosts',
   await fails(t.api, 'addDomain', { params, body: { name: 'ok.example.test', verified: true } as never }, 'VALIDATION_ERROR');
 });
 
-test('add: a name belongs to one workspace across the service (409 CONFLICT)', async () => {
-  const a = await newTeam();
-  const b = await newTeam();
+test('add: an unverified claim blocks no one and reveals nothing; the first to verify owns the name', async () => {
+  const [a, b, c] = [await newTeam(), await newTeam(), await newTeam()];
+  const mine = (t: Team) => ({ workspaceId: t.workspaceId });
   const d = await addDomain(a);
-  const again = await fails(a.api, 'addDomain', { params: { workspaceId: a.workspaceId }, body: { name: d.name } }, 'CONFLICT');
+  const again = await fails(a.api, 'addDomain', { params: mine(a), body: { name: d.name } }, 'CONFLICT');
   assert.match(again.message, /this workspace/);
-  const other = await fails(b.api, 'addDomain', { params: { workspaceId: b.workspaceId }, body: { name: d.name.toUpperCase() } }, 'CONFLICT');
-  assert.equal(other.details.value, d.name);
-  // Once removed, the name is free again.
-  await succeeds(a.api, 'removeDomain', { params: { workspaceId: a.workspaceId, domainId: d.id } });
-  assert.equal((await addDomain(b, d.name)).name, d.name);
+  // Other workspaces add the same name as if no one had: a claim of their own, nothing said of a's.
+  const db = await addDomain(b, d.name.toUpperCase());
+  const dc = await addDomain(c, d.name);
+  for (const x of [db, dc]) {
+    assert.equal(x.name, d.name);
+    assert.equal(x.verified, false);
+    assert.notEqual(x.verification.value, d.verification.value);
+  }
+  // b proves control first: b owns the name, and the other claims are gone.
+  srv.dns.setTxt(db.verification.name, [db.verification.value]);
+  assert.equal((await succeeds(b.api, 'verifyDomain', { params: { ...mine(b), domainId: db.id } })).body.data.verified, true);
+  for (const [t, claim] of [[a, d], [c, dc]] as const) {
+    assert.deepEqual((await succeeds(t.api, 'listDomains', { params: mine(t) })).body.data, []);
+    await fails(t.api, 'verifyDomain', { params: { ...mine(t), domainId: claim.id } }, 'NOT_FOUND');
+  }
+  // A later claim is still accepted silently; only whoever controls the DNS learns it is taken.
+  const late = await addDomain(a, d.name);
+  srv.dns.setTxt(late.verification.name, [late.verification.value]);
+  const taken = await fails(a.api, 'verifyDomain', { params: { ...mine(a), domainId: late.id } }, 'CONFLICT');
+  assert.match(taken.message, /verified by another workspace/);
+  // Once the owner removes it, a verified claim takes it over.
+  await succeeds(b.api, 'removeDomain', { params: { ...mine(b), domainId: db.id } });
+  assert.equal((await succeeds(a.api, 'verifyDomain', { params: { ...mine(a), domainId: late.id } })).body.data.verified, true);
 });
 
 test('verify: a missing record, then a wrong value, answer 400 with the reason; the right one verifies', async () => {

@@ -2,8 +2,7 @@
 // wrong types, body limit, unknown routes, no stack traces, X-Request-Id, timestamps and ids.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { anonymous, team } from '../helpers/api.js';
-import { assertErrorShape, idPattern, ISO_MS, rawFails, send, succeeds } from './support.js';
+import { anonymous, assertErrorShape, idPattern, ISO_MS, rawFails, send, succeeds, team } from '../helpers/api.js';
 
 const json = { 'content-type': 'application/json' };
 

@@ -58,10 +58,13 @@ test('every event emitted matches its schema in the shared contract', async () =
     await t.api.call('deleteLink', { params: { ...params, linkId: gone.id } });
 
     const wanted: EventType[] = ['link.created', 'link.updated', 'link.deleted', 'link.expired', 'link.clicked', 'qr.scanned'];
+    const typesSeen = () => new Set(receiver.received.map((r) => r.headers[WEBHOOK_HEADERS.eventType] as EventType));
     const seen = await eventually(async () => {
-      const types = new Set(receiver.received.map((r) => r.headers[WEBHOOK_HEADERS.eventType] as EventType));
+      const types = typesSeen();
       return wanted.every((w) => types.has(w)) ? types : undefined;
-    }, 60_000, 'one event of each type');
+    }, 60_000, 'one event of each type').catch((err: Error) => {
+      throw new Error(`${err.message}; received only ${[...typesSeen()].join(', ')}`);
+    });
     assert.deepEqual([...seen].sort(), [...wanted].sort());
     for (const r of receiver.received) {
       const event = conforms(r.body);

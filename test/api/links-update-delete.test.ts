@@ -3,8 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Link } from '@hop/shared';
-import { addMember, apiKey, client, SHORT_DOMAIN, signup, team, type Team, unique } from '../helpers/api.js';
-import { fails, pause, rawFails, succeeds } from './support.js';
+import { addMember, apiKey, client, fails, pause, rawFails, SHORT_DOMAIN, signup, succeeds, team, type Team, unique } from '../helpers/api.js';
 
 const inAnHour = () => new Date(Date.now() + 3600e3).toISOString();
 

@@ -180,6 +180,10 @@ test('every route acting in a workspace enforces it: an outsider gets 404 with t
     expectRefused(name, 'stranger key', await callRoute(strangerKey, def, params, name), 404, 'NOT_FOUND');
     expectRefused(name, "owner's key of another workspace", await callRoute(elsewhere, def, params, name), 404, 'NOT_FOUND');
   }
+  // The event stream is registered beside the table, behind the same hook.
+  const stream = `/v1/workspaces/${owner.workspaceId}/events/stream`;
+  expectRefused('streamEvents', 'stranger session', await stranger.api.raw('GET', stream), 404, 'NOT_FOUND');
+  expectRefused('streamEvents', "owner's key of another workspace", await elsewhere.raw('GET', stream), 404, 'NOT_FOUND');
   assert.ok(walked >= 50, `walked ${walked} routes`);
   assert.deepEqual(problems, []);
   // And the owner still reaches them all: nothing above was refused for the wrong reason.

@@ -126,20 +126,43 @@ test('the /api/v1 integration surface answers bare bodies for the credential\'s 
   assert.equal(polled.status, 200);
   assert.deepEqual((polled.body as any[]).map((l) => l.id), [(created.body as any).id]);
 
-  // Public addresses, so the address rules pass without DNS (this machine has none).
-  const sub = await api.raw('POST', '/api/v1/webhooks', { body: { targetUrl: 'https://93.184.216.34/catch/1', events: ['link.created'] } });
-  assert.equal(sub.status, 201);
-  assert.deepEqual(Object.keys(sub.body as object).sort(), ['active', 'createdAt', 'events', 'id', 'secret', 'targetUrl']);
-  const chosen = await api.raw('POST', '/api/v1/webhooks', { body: { targetUrl: 'https://93.184.216.34/catch/2', events: ['link.created'], secret: 'x'.repeat(32) } });
-  assert.equal(chosen.status, 201);
-  assert.equal((chosen.body as any).secret, undefined, 'a secret the platform chose is not echoed');
-  const short = await api.raw('POST', '/api/v1/webhooks', { body: { targetUrl: 'https://93.184.216.34/x', events: ['link.created'], secret: 'short' } });
-  assert.equal(short.status, 400);
-  const un = await api.raw('DELETE', `/api/v1/webhooks/${(sub.body as any).id}`);
-  assert.equal(un.status, 200);
-  assert.equal((await api.raw('DELETE', `/api/v1/webhooks/${(sub.body as any).id}`)).status, 404);
   // A session is not bound to a workspace.
   assert.equal((await t.api.raw('GET', '/api/v1/me')).status, 403);
+});
+
+test('/api/v1 REST-hook subscriptions deliver to their target; unsubscribe stops them', async () => {
+  // A loopback receiver on a server that allows private addresses: no test sends a packet off
+  // this machine (the shared server's address rules are tested above, with refusals only).
+  const receiver = await startReceiver();
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  try {
+    server = await startServer({ dataDir: dataDir(), env: { HOP_ALLOW_PRIVATE_URLS: '1', HOP_ADMIN_TOKEN: ADMIN_TOKEN } });
+    const t = await team('pro', server.url);
+    const { api } = await apiKey(t, ['webhooks:manage', 'links:write', 'links:read']);
+    const sub = await api.raw('POST', '/api/v1/webhooks', { body: { targetUrl: `${receiver.url}/catch/1`, events: ['link.created'] } });
+    assert.equal(sub.status, 201);
+    assert.deepEqual(Object.keys(sub.body as object).sort(), ['active', 'createdAt', 'events', 'id', 'secret', 'targetUrl']);
+    const chosen = await api.raw('POST', '/api/v1/webhooks', { body: { targetUrl: `${receiver.url}/catch/2`, events: ['link.created'], secret: 'x'.repeat(32) } });
+    assert.equal(chosen.status, 201);
+    assert.equal((chosen.body as any).secret, undefined, 'a secret the platform chose is not echoed');
+    const short = await api.raw('POST', '/api/v1/webhooks', { body: { targetUrl: `${receiver.url}/x`, events: ['link.created'], secret: 'short' } });
+    assert.equal(short.status, 400);
+    const created = await api.raw('POST', '/api/v1/links', { body: { url: 'https://example.com/hooked' } });
+    const id = (created.body as any).id;
+    const paths = await eventually(async () => {
+      const got = receiver.received.filter((r) => r.body.includes(id)).map((r) => r.path).sort();
+      return got.length === 2 ? got : undefined;
+    }, 10_000, 'both subscriptions delivered');
+    assert.deepEqual(paths, ['/catch/1', '/catch/2']);
+    const hit = receiver.received.find((r) => r.path === '/catch/2')!;
+    assert.deepEqual(verifyWebhook('x'.repeat(32), hit.headers as any, hit.body), { ok: true });
+    const un = await api.raw('DELETE', `/api/v1/webhooks/${(sub.body as any).id}`);
+    assert.equal(un.status, 200);
+    assert.equal((await api.raw('DELETE', `/api/v1/webhooks/${(sub.body as any).id}`)).status, 404);
+  } finally {
+    if (server) assert.equal(await server.stop(), 0);
+    await receiver.close();
+  }
 });
 
 test('a process killed between the change and the delivery loses nothing: the event goes out after restart', async () => {

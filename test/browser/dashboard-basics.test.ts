@@ -106,3 +106,4 @@ test('a viewer is offered no create-link control and no row selection; the page 
   await page.context().close();
   assert.ok(API_URL);
 });
+

@@ -22,13 +22,13 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** A fresh context (its own storage, so its own session) at desktop or phone width. */
-export async function newPage(browser: Browser, width = 1280): Promise<{ context: BrowserContext; page: Page; offsite: string[] }> {
+export async function newPage(browser: Browser, width = 1280, origin = API_URL): Promise<{ context: BrowserContext; page: Page; offsite: string[] }> {
   const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   // A request anywhere but the server under test is refused and recorded: tests assert none.
   const offsite: string[] = [];
-  await context.route((url) => url.origin !== new URL(API_URL).origin, (route) => {
+  await context.route((url) => url.origin !== new URL(origin).origin, (route) => {
     offsite.push(route.request().url());
     return route.abort();
   });
@@ -61,8 +61,8 @@ export async function assertPageBasics(page: Page, where: string) {
 }
 
 /** Signs in through the form and waits for the workspace picker (or `next`). */
-export async function signInUi(page: Page, email: string, password: string, path = '/login') {
-  await page.goto(`${DASHBOARD_URL}${path}`);
+export async function signInUi(page: Page, email: string, password: string, path = '/login', dashboard = DASHBOARD_URL) {
+  await page.goto(`${dashboard}${path}`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();

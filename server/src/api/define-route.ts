@@ -6,7 +6,7 @@ import type { Actor } from '../domain/auth/actor.js';
 import type { Principal } from '../domain/auth/credentials.js';
 import type { Services } from '../services.js';
 import { assertDeclaresAccess, enforceAccess } from './plugins/access.js';
-import { HopError } from '../domain/errors.js';
+import { HopError, invalid, validationError } from '../domain/errors.js';
 import { errorResponses } from './error-responses.js';
 
 type Out<N extends RouteName> = Routes[N] extends { bare: true }
@@ -43,14 +43,14 @@ function checkParams(schema: z.ZodType, params: unknown) {
   const parsed = schema.safeParse(params);
   if (parsed.success) return;
   const issues = parsed.error.issues.map((i) => ({ path: ['params', ...i.path.map(String)].join('.'), message: i.message }));
-  throw new HopError('VALIDATION_ERROR', `${issues[0].path}: ${issues[0].message}`, { issues });
+  throw invalid(issues);
 }
 
 /** No contract nests deeper than this; deeper input is refused before anything walks it. */
 const MAX_DEPTH = 32;
 
 const refuse = (where: string, message: string) =>
-  new HopError('VALIDATION_ERROR', `${where}: ${message}`, { issues: [{ path: where, message }] });
+  validationError(where, message);
 
 /**
  * Throws VALIDATION_ERROR at the first string holding U+0000 inside `value` (PostgreSQL text
@@ -129,7 +129,7 @@ export function defineRoute<N extends RouteName>(
       };
       const key = req.headers['idempotency-key'];
       if ('idempotent' in def && def.idempotent && typeof key === 'string' && key.length > 0) {
-        if (key.length > 255) throw new HopError('VALIDATION_ERROR', 'Idempotency-Key: at most 255 characters', { issues: [{ path: 'Idempotency-Key', message: 'too long' }] });
+        if (key.length > 255) throw validationError('Idempotency-Key', 'at most 255 characters');
         const scope = `${req.principal?.credentialId}:${name}:${JSON.stringify(req.params)}`;
         const result = await deps.services.idempotency.run(scope, key, req.body, run);
         if (result.replayed) reply.header('idempotent-replayed', 'true');

@@ -6,6 +6,11 @@ export interface Queryable {
   query<T = Row>(text: string, params?: unknown[]): Promise<T[]>;
   /** Runs a script of several statements, without parameters (migrations). */
   exec(script: string): Promise<void>;
+  /**
+   * Appends rows in bulk with COPY: `rows` is COPY's text format (tab-separated, `\N` for null,
+   * one row a line, escaped by `copyText`).
+   */
+  copyIn(table: string, columns: readonly string[], rows: string): Promise<void>;
 }
 
 export interface Database extends Queryable {

@@ -50,6 +50,10 @@ export async function openEmbedded(dataDir: string): Promise<Database> {
       async exec(script: string) {
         await q.exec(script);
       },
+      // PGlite reads COPY's input from a blob it names /dev/blob.
+      async copyIn(table, columns, rows) {
+        await q.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob'`, [], { blob: new Blob([rows]) });
+      },
     });
     const base = wrap(db);
     return {
@@ -57,6 +61,7 @@ export async function openEmbedded(dataDir: string): Promise<Database> {
       query: base.query,
       transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
       exec: base.exec,
+      copyIn: base.copyIn,
       async listen(channel, onMessage) {
         return db.listen(channel, onMessage);
       },

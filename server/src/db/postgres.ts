@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import postgres from 'postgres';
 import type { Database, HeldLock, Queryable } from './database.js';
 
@@ -34,6 +36,12 @@ async function unlessNotRun<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** COPY … FROM STDIN through postgres.js's writable stream. */
+async function copyInto(s: postgres.Sql, table: string, columns: readonly string[], rows: string) {
+  const writable = await s.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`).writable();
+  await pipeline(Readable.from([rows]), writable);
+}
+
 const wrap = (s: postgres.Sql): Queryable => ({
   async query<T>(text: string, params: unknown[] = []) {
     return unlessNotRun(async () => (await s.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[]);
@@ -41,6 +49,7 @@ const wrap = (s: postgres.Sql): Queryable => ({
   async exec(script: string) {
     await unlessNotRun(async () => s.unsafe(script));
   },
+  copyIn: (table, columns, rows) => copyInto(s, table, columns, rows),
 });
 
 /** What a statement of a transaction answers once the transaction's connection is gone. */
@@ -67,9 +76,25 @@ class ConnectionLostError extends Error {
  */
 function createTransactionSession(url: string, options: Options) {
   let closures = 0;
+  /** Told when the connection closes: a COPY in flight then never settles on its own. */
+  const onClose = new Set<() => void>();
   // Never recycled (postgres.js ends connections after 30-60 min by default): between two
   // statements of a transaction the connection is idle, and ending it then would fail the transaction.
-  const sql = postgres(url, { ...options, max: 1, max_lifetime: null, onclose: () => void closures++ });
+  const sql = postgres(url, { ...options, max: 1, max_lifetime: null, onclose: () => {
+    closures++;
+    for (const fn of onClose) fn();
+  } });
+  /** A COPY that fails when the session closes under it, instead of waiting forever. */
+  async function copyUnlessClosed(table: string, columns: readonly string[], rows: string) {
+    let lost!: () => void;
+    const closed = new Promise<never>((_, reject) => (lost = () => reject(new ConnectionLostError())));
+    onClose.add(lost);
+    try {
+      await Promise.race([copyInto(sql, table, columns, rows), closed]);
+    } finally {
+      onClose.delete(lost);
+    }
+  }
   return {
     async run<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       // Read before BEGIN: a close in between can only make a live session look lost (the
@@ -91,6 +116,15 @@ function createTransactionSession(url: string, options: Options) {
           if (!alive()) throw new ConnectionLostError();
           try {
             await sql.unsafe(script);
+          } catch (err) {
+            failed ??= err;
+            throw err;
+          }
+        },
+        async copyIn(table, columns, rows) {
+          if (!alive()) throw new ConnectionLostError();
+          try {
+            await copyUnlessClosed(table, columns, rows);
           } catch (err) {
             failed ??= err;
             throw err;
@@ -201,6 +235,7 @@ export function openPostgres(url: string): Database {
       }
     },
     exec: base.exec,
+    copyIn: base.copyIn,
     async listen(channel, onMessage, onListen) {
       const sub = await sql.listen(channel, onMessage, onListen);
       return async () => sub.unlisten();

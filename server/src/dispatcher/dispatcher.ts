@@ -5,6 +5,8 @@ import type { WebhookRow } from '../domain/webhooks/webhook-row.js';
 import type { WebhookSender } from '../domain/webhooks/webhook-sender.js';
 import { EVENT_CHANNEL } from '../domain/events/event-outbox.js';
 import { DISABLE_AFTER_FAILURES, retryDelayMs } from './retry-schedule.js';
+import { plansWith } from '../domain/plans/plan-gates.js';
+import { createFairShare, ENDPOINT_HOST_SQL, MAX_PER_HOST, MAX_PER_WORKSPACE } from './fair-share.js';
 
 interface ClaimedDelivery {
   id: string;
@@ -21,6 +23,11 @@ interface ClaimedDelivery {
   previous_secret_until: Date | null;
   /** null when the payload is past its retention. */
   payload: unknown;
+  /** Whether the webhook's workspace is (still) on a plan with webhooks. */
+  plan_allows: boolean | null;
+  /** The endpoint's host[:port] and the workspace: the keys of fair delivery (null if deleted). */
+  host: string | null;
+  workspace_id: string | null;
 }
 
 /** What one attempt came to, to be written. */
@@ -72,6 +79,7 @@ export function createDispatcher(deps: {
   let unlisten: (() => Promise<void>) | undefined;
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
+  const share = createFairShare();
   const toRecord: { outcome: Outcome; resolve: () => void; reject: (err: unknown) => void }[] = [];
   let recording = false;
   let owner = 0;
@@ -84,21 +92,39 @@ export function createDispatcher(deps: {
   async function claim(limit: number): Promise<ClaimedDelivery[]> {
     // A claim made while this process's lock is lost would lapse at once: wait until it is back.
     if (!(await lease?.ensure())) return [];
+    const fair = share.state();
+    // Candidates skip hosts and workspaces at their cap; of the rest, each host and workspace
+    // gets only the slots it has left (ranked by due time), so one endpoint never fills the batch.
     return db.query<ClaimedDelivery>(
-      `with c as (
+      `with cand as (
+         select x.id, x.next_attempt_at, w.workspace_id as ws, ${ENDPOINT_HOST_SQL('w.url')} as host
+         from deliveries x join webhooks w on w.id = x.webhook_id
+         where x.status = 'pending' and w.is_active and x.next_attempt_at <= now()
+           and (x.locked_until is null or x.locked_until < now()
+             or x.locked_by::oid not in (select l.objid from pg_locks l
+               where l.locktype = 'advisory' and l.classid = ${LEASE_LOCK_CLASS}::oid and l.objsubid = 2 and l.granted))
+           and not (${ENDPOINT_HOST_SQL('w.url')} = any($4::text[])) and not (w.workspace_id = any($5::text[]))
+         order by x.next_attempt_at limit $1 * 4 for update of x skip locked),
+       busy as (select * from json_to_recordset($6::text::json) as b(kind text, key text, n int)),
+       ranked as (
+         select c.*, row_number() over (partition by c.host order by c.next_attempt_at, c.id) as host_rank,
+           row_number() over (partition by c.ws order by c.next_attempt_at, c.id) as ws_rank
+         from cand c),
+       picked as (
+         select r.id from ranked r
+         where r.host_rank <= $7 - coalesce((select b.n from busy b where b.kind = 'host' and b.key = r.host), 0)
+           and r.ws_rank <= $8 - coalesce((select b.n from busy b where b.kind = 'ws' and b.key = r.ws), 0)
+         order by r.next_attempt_at limit $1),
+       c as (
          update deliveries d set attempt_count = d.attempt_count + 1, locked_until = now() + interval '${LEASE_SECONDS} seconds',
            locked_by = $2, updated_at = now()
-         where d.id in (
-           select x.id from deliveries x join webhooks w on w.id = x.webhook_id
-           where x.status = 'pending' and w.is_active and x.next_attempt_at <= now()
-             and (x.locked_until is null or x.locked_until < now()
-               or x.locked_by::oid not in (select l.objid from pg_locks l
-                 where l.locktype = 'advisory' and l.classid = ${LEASE_LOCK_CLASS}::oid and l.objsubid = 2 and l.granted))
-           order by x.next_attempt_at limit $1 for update of x skip locked)
+         where d.id in (select id from picked)
          returning d.id, d.webhook_id, d.event_id, d.event_type, d.attempt_count, d.max_attempts)
-       select c.*, w.id as hook_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, e.payload
-       from c left join webhooks w on w.id = c.webhook_id left join events e on e.id = c.event_id`,
-      [limit, owner],
+       select c.*, w.id as hook_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, e.payload,
+         ws.plan = any($3::text[]) as plan_allows, ${ENDPOINT_HOST_SQL('w.url')} as host, w.workspace_id
+       from c left join webhooks w on w.id = c.webhook_id left join events e on e.id = c.event_id
+         left join workspaces ws on ws.id = w.workspace_id`,
+      [limit, owner, plansWith('webhooks'), fair.fullHosts, fair.fullWorkspaces, fair.busy, MAX_PER_HOST, MAX_PER_WORKSPACE],
     );
   }
 
@@ -114,8 +140,13 @@ export function createDispatcher(deps: {
       // Every process of a fleet must share HOP_SECRET; one that does not cannot sign.
       secretError = 'cannot decrypt the webhook secret: HOP_SECRET differs between server processes';
     }
+    // A workspace below Pro sends nothing more: the delivery ends at once, without counting
+    // against the webhook (it did not fail; it was not sent).
+    const planRequired = hook !== null && d.plan_allows === false;
     const result = !hook
       ? { ok: false, statusCode: null, durationMs: 0, error: 'webhook deleted' }
+      : planRequired
+        ? { ok: false, statusCode: null, durationMs: 0, error: 'plan_required' }
       : d.payload == null
         ? { ok: false, statusCode: null, durationMs: 0, error: 'payload past its 7-day retention' }
         : secretError
@@ -124,7 +155,7 @@ export function createDispatcher(deps: {
             url: hook.url, secrets, deliveryId: d.id, eventType: d.event_type,
             rawBody: typeof d.payload === 'string' ? d.payload : JSON.stringify(d.payload),
           });
-    const exhausted = !result.ok && d.attempt_count >= d.max_attempts;
+    const exhausted = !result.ok && (d.attempt_count >= d.max_attempts || planRequired);
     const outcome: Outcome = {
       d, at, statusCode: result.statusCode, durationMs: Math.round(result.durationMs), error: result.error?.slice(0, 500) ?? null,
       kind: result.ok ? 'succeeded' : exhausted ? 'failed' : 'retry',
@@ -133,7 +164,7 @@ export function createDispatcher(deps: {
     // An exhausted delivery counts against its webhook (which it may disable): on its own. The
     // others are written together with those that finish while a write is under way: one
     // statement, one commit for many attempts.
-    if (outcome.kind === 'failed') await recordOne(outcome);
+    if (outcome.kind === 'failed') await recordOne(outcome, !planRequired);
     else await new Promise<void>((resolve, reject) => {
       toRecord.push({ outcome, resolve, reject });
       if (!recording) void recordQueued();
@@ -142,14 +173,14 @@ export function createDispatcher(deps: {
 
   // The attempt, the delivery's new state and the webhook's failure count in one statement
   // (atomic as a transaction, one round trip instead of five).
-  async function recordOne(o: Outcome): Promise<void> {
-    await recordOneStatement(o).catch((err) => {
+  async function recordOne(o: Outcome, countsAgainstWebhook = true): Promise<void> {
+    await recordOneStatement(o, countsAgainstWebhook).catch((err) => {
       // Deleted between the check and the insert: the same as above.
       if ((err as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw err;
     });
   }
 
-  async function recordOneStatement(o: Outcome): Promise<void> {
+  async function recordOneStatement(o: Outcome, countsAgainstWebhook: boolean): Promise<void> {
     const { d } = o;
     // A delivery deleted meanwhile (with its webhook) has nothing left to record.
     const logAttempt = `insert into delivery_attempts (delivery_id, number, at, status_code, duration_ms, error)
@@ -163,6 +194,12 @@ export function createDispatcher(deps: {
            s as (update deliveries set status = 'succeeded', next_attempt_at = null, locked_until = null, updated_at = now() where id = $1)
          update webhooks set consecutive_failures = 0 where id = $7 and consecutive_failures <> 0`,
         [...logged, d.webhook_id],
+      );
+    } else if (o.kind === 'failed' && !countsAgainstWebhook) {
+      await db.query(
+        `with a as (${logAttempt})
+         update deliveries set status = 'failed', next_attempt_at = null, locked_until = null, updated_at = now() where id = $1`,
+        logged,
       );
     } else if (o.kind === 'failed') {
       await db.query(
@@ -238,9 +275,14 @@ export function createDispatcher(deps: {
   }
 
   function start(d: ClaimedDelivery) {
+    const slot = { host: d.host ?? '', workspaceId: d.workspace_id ?? '' };
+    share.take(slot);
     const p: Promise<void> = attempt(d)
       .catch((err) => deps.log?.error({ err, delivery: d.id }, 'delivery attempt failed to record'))
-      .finally(() => inFlight.delete(p));
+      .finally(() => {
+        inFlight.delete(p);
+        share.give(slot);
+      });
     inFlight.add(p);
   }
 
@@ -254,7 +296,8 @@ export function createDispatcher(deps: {
         again = false;
         const batch = await claim(free);
         for (const d of batch) start(d);
-        if (batch.length === free) continue;
+        // Fewer than asked may mean a host or workspace reached its cap: the next claim skips it.
+        if (batch.length > 0 && BATCH - inFlight.size >= REFILL) continue;
       }
       if (inFlight.size === 0) {
         if (!again) break;

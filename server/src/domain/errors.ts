@@ -17,5 +17,14 @@ export class HopError extends Error {
 
 export const notFound = (resource: string) => new HopError('NOT_FOUND', `${resource} not found`, { resource });
 
-export const validationError = (path: string, message: string) =>
-  new HopError('VALIDATION_ERROR', `${path}: ${message}`, { issues: [{ path, message }] });
+/**
+ * Bad input, in the one style of every validation error: `details.issues` lists `{path, message}`
+ * (paths as `body.field`, `query.name` or `params.name`; bare for a body field) and the message
+ * is the first of them.
+ */
+export function invalid(issues: { path: string; message: string }[]): HopError {
+  const [first] = issues;
+  return new HopError('VALIDATION_ERROR', `${first.path}: ${first.message}`, { issues });
+}
+
+export const validationError = (path: string, message: string) => invalid([{ path, message }]);

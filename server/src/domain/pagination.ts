@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HopError } from './errors.js';
+import { validationError } from './errors.js';
 
 /**
  * The one cursor codec of every list: a cursor is base64url JSON of a value that `schema` checks
@@ -7,7 +7,7 @@ import { HopError } from './errors.js';
  * the schema refuses, is a 400 naming `query.cursor`, never a value that reaches SQL.
  */
 export function cursorCodec<S extends z.ZodType>(schema: S, refusal = 'is not a cursor this list gave') {
-  const refuse = () => new HopError('VALIDATION_ERROR', `query.cursor: ${refusal}`, { issues: [{ path: 'query.cursor', message: refusal }] });
+  const refuse = () => validationError('query.cursor', refusal);
   return {
     encode: (value: z.input<S>): string => Buffer.from(JSON.stringify(value)).toString('base64url'),
     /** The cursor's value; refused too when `accept` says it belongs to another view of the list. */

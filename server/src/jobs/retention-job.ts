@@ -4,9 +4,10 @@ import { IDEMPOTENCY_TTL_HOURS } from '../domain/idempotency/idempotency-service
 import type { Job } from './schedule.js';
 
 /**
- * Deletes what has outlived its keeping: clicks and rollups past the workspace plan's retention
- * (CONTRACT 3), visitor lists older than two days, password failures older than the longest
- * lockout window, and idempotency records older than 24 hours.
+ * Deletes what has outlived its keeping: rollups past the workspace plan's retention (CONTRACT 3;
+ * raw clicks go by whole partitions, click-partitions-job.ts), visitor lists older than two days,
+ * password failures and checks older than the longest lockout window, and idempotency records
+ * older than 24 hours.
  */
 export function retentionJob(clock: Clock): Job {
   return {
@@ -14,12 +15,6 @@ export function retentionJob(clock: Clock): Job {
     lockId: 72_410_101,
     async run(tx) {
       const now = clock.now();
-      const clicks = await tx.query(
-        `delete from clicks c using workspaces w
-         where w.id = c.workspace_id and c.clicked_at < $1::timestamptz - make_interval(days => (${retentionDaysSql('w.plan')}))
-         returning 1`,
-        [now],
-      );
       const rollups = await tx.query(
         `delete from click_rollups r using workspaces w
          where w.id = r.workspace_id and r.day < ($1::timestamptz - make_interval(days => (${retentionDaysSql('w.plan')})))::date
@@ -27,7 +22,8 @@ export function retentionJob(clock: Clock): Job {
         [now],
       );
       const visitors = await tx.query(`delete from daily_visitors where day < ($1::timestamptz - interval '2 days')::date returning 1`, [now]);
-      const failures = await tx.query(`delete from password_failures where failed_at < $1::timestamptz - interval '1 hour' returning 1`, [now]);
+      const failures = await tx.query(`delete from password_failures where failed_at < $1::timestamptz - interval '2 hours' returning 1`, [now]);
+      await tx.query(`delete from password_checks where checked_at < $1::timestamptz - interval '30 minutes'`, [now]);
       const idempotency = await tx.query(
         `delete from idempotency_keys where created_at < $1::timestamptz - interval '${IDEMPOTENCY_TTL_HOURS} hours' returning 1`,
         [now],
@@ -38,7 +34,7 @@ export function retentionJob(clock: Clock): Job {
       const events = await tx.query(`delete from events where created_at < $1::timestamptz - interval '30 days' returning 1`, [now]);
       await tx.query('delete from event_stream_sessions where expires_at < $1', [now]);
       await tx.query(`delete from stream_results where at < $1::timestamptz - interval '30 days'`, [now]);
-      return { payloads: payloads.length, deliveries: deliveries.length, events: events.length, clicks: clicks.length, rollups: rollups.length, visitors: visitors.length, failures: failures.length, idempotency: idempotency.length };
+      return { payloads: payloads.length, deliveries: deliveries.length, events: events.length, rollups: rollups.length, visitors: visitors.length, failures: failures.length, idempotency: idempotency.length };
     },
   };
 }

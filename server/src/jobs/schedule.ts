@@ -4,6 +4,8 @@ export interface Job {
   name: string;
   /** A constant per job: processes sharing one database take turns through this advisory lock. */
   lockId: number;
+  /** Runs every second or so: a run is not logged (its metrics still count it). */
+  frequent?: boolean;
   run(tx: import('../db/database.js').Queryable): Promise<unknown>;
 }
 
@@ -39,7 +41,7 @@ export function createScheduler(
     return runExclusive(db, job)
       .then((r) => {
         onRun?.(job.name, r.ran ? 'ran' : 'skipped', took());
-        if (r.ran) log.info({ job: job.name, result: r.result }, 'job ran');
+        if (r.ran && !job.frequent) log.info({ job: job.name, result: r.result }, 'job ran');
       })
       .catch((err) => {
         onRun?.(job.name, 'failed', took());

@@ -79,7 +79,9 @@ export function createFastRedirect(deps: RedirectorDeps & { hostDomains: HostDom
         'content-length': '0',
       });
       cache.countHit();
-      recorder.enqueue(salt, link, LINK, addressOf(req), req.headers, isBotAgent(req.headers['user-agent'] ?? ''), false);
+      recorder.enqueue({
+        salt, link, from: LINK, ip: addressOf(req), headers: req.headers, isBot: isBotAgent(req.headers['user-agent'] ?? ''), counted: false,
+      });
       res.end();
       onServed?.(startedAt);
       return true;

@@ -10,6 +10,23 @@ export interface VisitSource {
   qrId: string | null;
 }
 
+/** What the redirector knows of a visit it answered: the request's parts the record needs. */
+export interface AnsweredVisit {
+  /** Today's visitor salt, already loaded. */
+  salt: Buffer;
+  link: RedirectLink;
+  from: VisitSource;
+  ip: string;
+  headers: IncomingHttpHeaders;
+  isBot: boolean;
+  /** The redirect already counted it (links with a click limit). */
+  counted: boolean;
+  /** Which destination served it (`default` unless a smart link chose another). */
+  target?: string;
+  /** Where the visitor was sent; the link's URL unless a smart link chose another. */
+  destination?: string;
+}
+
 /**
  * The "record" step of a visit: hashes the visitor with the day's salt, finds the country, device,
  * browser, OS and referrer domain, and hands the visit to the click pipeline. Nothing here waits,
@@ -19,27 +36,29 @@ export interface VisitSource {
 export function createVisitRecorder(deps: { clicks: ClickPipeline; salts: VisitorSalts; geo: GeoLookup; geoHeader?: string; clock: Clock }) {
   const { clicks, salts, geo, geoHeader, clock } = deps;
   return {
-    enqueue(salt: Buffer, link: RedirectLink, from: VisitSource, ip: string, headers: IncomingHttpHeaders, isBot: boolean, counted: boolean) {
+    enqueue(v: AnsweredVisit) {
+      const { link, headers, ip } = v;
       const userAgent = headers['user-agent'] ?? '';
       const agent = describeAgent(userAgent);
       clicks.enqueue({
         linkId: link.id,
         slug: link.slug,
         domain: link.domain,
-        destination: link.url,
+        destination: v.destination ?? link.url,
+        target: v.target ?? 'default',
         workspaceId: link.workspaceId,
-        qrId: from.qrId,
-        source: from.source,
+        qrId: v.from.qrId,
+        source: v.from.source,
         at: clock.now(),
-        visitorHash: salts.visitorHashWith(salt, ip, userAgent),
+        visitorHash: salts.visitorHashWith(v.salt, ip, userAgent),
         country: geoHeader ? countryFromHeader(headers[geoHeader]) : geo.country(ip),
         city: null,
         device: agent.device,
         browser: agent.browser,
         os: agent.os,
         referrer: referrerDomainOf(headers.referer ?? ''),
-        isBot,
-        counted,
+        isBot: v.isBot,
+        counted: v.counted,
       });
     },
   };

@@ -1,3 +1,45 @@
-export default function Page() {
-  return <h1>analytics</h1>;
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import type { Workspace } from '@hop/shared';
+import { useApi } from '../api.js';
+import { Page } from '../components/layout.js';
+import { WithWorkspace } from '../components/workspace-gate.js';
+import { ErrorAlert } from '../components/error-alert.js';
+import { Loading } from '../components/states.js';
+import { AnalyticsView, RangePicker, type Range } from '../components/analytics-view.js';
+
+function WorkspaceAnalytics({ workspace }: { workspace: Workspace }) {
+  const api = useApi();
+  const [range, setRange] = useState<Range>({ days: 30 });
+  const q = useQuery({ queryKey: ['ws-analytics', workspace.id, range], queryFn: async () => (await api.call('getWorkspaceAnalytics', { params: { workspaceId: workspace.id }, query: range })).data });
+  return (
+    <>
+      <RangePicker range={range} onChange={setRange} />
+      <ErrorAlert error={q.error} />
+      {q.isLoading ? <Loading what="Loading analytics" /> : null}
+      {q.data ? (
+        <>
+          <AnalyticsView data={q.data} />
+          <section className="card" aria-labelledby="top-h">
+            <h2 id="top-h">Top links</h2>
+            {!q.data.topLinks?.length ? <p className="hint">No clicks in this range.</p> : (
+              <div className="table-wrap" role="region" aria-label="Top links" tabIndex={0}>
+                <table>
+                  <thead><tr><th scope="col">Link</th><th scope="col" className="num">Clicks</th><th scope="col" className="num">Unique</th></tr></thead>
+                  <tbody>{q.data.topLinks.map((l) => (
+                    <tr key={l.linkId}><td><Link to={`/${workspace.slug}/links/${l.linkId}`}>{l.slug}</Link> <span className="hint">{l.domain}</span></td><td className="num">{l.clicks}</td><td className="num">{l.uniqueClicks}</td></tr>
+                  ))}</tbody>
+                </table>
+              </div>
+            )}
+          </section>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+export default function AnalyticsPage() {
+  return <WithWorkspace>{(ws) => <Page title="Analytics"><WorkspaceAnalytics workspace={ws} /></Page>}</WithWorkspace>;
 }

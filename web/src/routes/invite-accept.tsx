@@ -1,3 +1,51 @@
-export default function Page() {
-  return <h1>invite-accept</h1>;
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useApi } from '../api.js';
+import { useSession } from '../session.js';
+import { ErrorAlert } from '../components/error-alert.js';
+
+/** The invite's acceptUrl: sign in or sign up (coming back here), then accept. */
+export default function InviteAcceptPage() {
+  const { token = '' } = useParams();
+  const { session } = useSession();
+  const api = useApi();
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const here = `/invites/${encodeURIComponent(token)}`;
+  const accept = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { data: ws } = await api.call('acceptInvite', { params: { token } });
+      await queries.invalidateQueries({ queryKey: ['workspaces'] });
+      navigate(`/${ws.slug}/links`);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="narrow">
+      <h1>Join a workspace</h1>
+      {session ? (
+        <>
+          <p>You are signed in as <strong>{session.user.email}</strong>. The invite must have been sent to this address.</p>
+          <ErrorAlert error={error} />
+          <button type="button" onClick={() => void accept()} disabled={busy}>Accept invite</button>
+        </>
+      ) : (
+        <>
+          <p>You have been invited to a Hop workspace. Sign in, or create an account with the invited e-mail address, to accept.</p>
+          <p className="inline">
+            <Link className="button" to={`/login?next=${encodeURIComponent(here)}`}>Sign in</Link>
+            <Link className="button secondary" to={`/signup?next=${encodeURIComponent(here)}`}>Sign up</Link>
+          </p>
+        </>
+      )}
+    </div>
+  );
 }

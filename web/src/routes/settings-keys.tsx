@@ -1,3 +1,91 @@
-export default function Page() {
-  return <h1>settings-keys</h1>;
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CreateApiKeyBodySchema, SCOPE_DESCRIPTIONS, SCOPES, type CreateApiKeyBody, type CreatedApiKey, type Workspace } from '@hop/shared';
+import { useApi } from '../api.js';
+import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
+import { Page } from '../components/layout.js';
+import { WithWorkspace } from '../components/workspace-gate.js';
+import { SettingsNav } from '../components/settings-nav.js';
+import { Field } from '../components/field.js';
+import { ErrorAlert } from '../components/error-alert.js';
+import { Empty, Loading } from '../components/states.js';
+import { SecretOnce } from '../components/secret-once.js';
+
+function CreateKeyForm({ workspace, onCreated }: { workspace: Workspace; onCreated: (k: CreatedApiKey) => void }) {
+  const api = useApi();
+  const queries = useQueryClient();
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const create = useMutation({
+    mutationFn: async (body: CreateApiKeyBody) => (await api.call('createApiKey', { params: { workspaceId: workspace.id }, body })).data,
+    onSuccess: async (key) => { onCreated(key); await queries.invalidateQueries({ queryKey: ['api-keys', workspace.id] }); },
+    onError: (err) => setErrors(apiFieldErrors(err)),
+  });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const checked = check(CreateApiKeyBodySchema, { name: f.get('name'), scopes: f.getAll('scopes') });
+    setErrors(checked.errors ?? {});
+    if (checked.data) create.mutate(checked.data, { onSuccess: () => (e.target as HTMLFormElement).reset() });
+  };
+  return (
+    <form onSubmit={submit} noValidate className="card">
+      <h2>Create an API key</h2>
+      <Field label="Name" name="name" required error={errors.name} hint="What uses it, e.g. “CI deploys”." />
+      <fieldset className="checks" aria-describedby={errors.scopes ? 'scopes-error' : undefined}>
+        <legend className="fieldset-label">Scopes</legend>
+        {SCOPES.map((s) => (
+          <label key={s} title={SCOPE_DESCRIPTIONS[s]}><input type="checkbox" name="scopes" value={s} /> {s}</label>
+        ))}
+      </fieldset>
+      {errors.scopes ? <p id="scopes-error" role="alert" className="field-error">Scopes: {errors.scopes}</p> : null}
+      <p className="hint">A key never has more power than your role in the workspace.</p>
+      <ErrorAlert error={Object.keys(errors).length ? null : create.error} />
+      <button type="submit" disabled={create.isPending}>Create API key</button>
+    </form>
+  );
+}
+
+function Keys({ workspace }: { workspace: Workspace }) {
+  const api = useApi();
+  const queries = useQueryClient();
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const keys = useQuery({ queryKey: ['api-keys', workspace.id], queryFn: async () => (await api.call('listApiKeys', { params: { workspaceId: workspace.id } })).data });
+  const revoke = async (keyId: string, name: string) => {
+    if (!window.confirm(`Revoke the key “${name}”? Whatever uses it stops working.`)) return;
+    try {
+      await api.call('deleteApiKey', { params: { workspaceId: workspace.id, keyId } });
+      await queries.invalidateQueries({ queryKey: ['api-keys', workspace.id] });
+    } catch (err) { setError(err); }
+  };
+  return (
+    <>
+      {created ? <SecretOnce label="API key" value={created.key} /> : null}
+      <CreateKeyForm workspace={workspace} onCreated={setCreated} />
+      <h2>Keys</h2>
+      <ErrorAlert error={keys.error ?? error} />
+      {keys.isLoading ? <Loading what="Loading keys" /> : null}
+      {keys.data?.length === 0 ? <Empty><p>No API keys yet.</p></Empty> : null}
+      {keys.data?.length ? (
+        <div className="table-wrap" role="region" aria-label="API keys" tabIndex={0}>
+          <table>
+            <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Scopes</th><th scope="col">Last used</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
+            <tbody>
+              {keys.data.map((k) => (
+                <tr key={k.id}>
+                  <td>{k.name}</td><td><code>{k.prefix}…</code></td><td>{k.scopes.map((s) => <span key={s} className="tag">{s}</span>)}</td>
+                  <td>{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : 'never'}</td>
+                  <td><button type="button" className="link-button" onClick={() => void revoke(k.id, k.name)}>Revoke</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+export default function KeysPage() {
+  return <WithWorkspace>{(ws) => <Page title="API keys"><SettingsNav workspace={ws} /><Keys workspace={ws} /></Page>}</WithWorkspace>;
 }

@@ -1,3 +1,117 @@
-export default function Page() {
-  return <h1>settings-members</h1>;
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CreateInviteBodySchema, ROLES, type CreateInviteBody, type CreatedInvite, type Role, type Workspace } from '@hop/shared';
+import { useApi } from '../api.js';
+import { useSession } from '../session.js';
+import { atLeast } from '../workspace.js';
+import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
+import { Page } from '../components/layout.js';
+import { WithWorkspace } from '../components/workspace-gate.js';
+import { SettingsNav } from '../components/settings-nav.js';
+import { Field, SelectField } from '../components/field.js';
+import { ErrorAlert } from '../components/error-alert.js';
+import { Loading } from '../components/states.js';
+import { CopyButton } from '../components/copy-button.js';
+
+function InviteForm({ workspace }: { workspace: Workspace }) {
+  const api = useApi();
+  const queries = useQueryClient();
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [created, setCreated] = useState<CreatedInvite | null>(null);
+  const invite = useMutation({
+    mutationFn: async (body: CreateInviteBody) => (await api.call('createInvite', { params: { workspaceId: workspace.id }, body })).data,
+    onSuccess: async (inv) => { setCreated(inv); await queries.invalidateQueries({ queryKey: ['invites', workspace.id] }); },
+    onError: (err) => setErrors(apiFieldErrors(err)),
+  });
+  // Only owners make owners (CONTRACT 2).
+  const roles = ROLES.filter((r) => r !== 'owner' || workspace.role === 'owner');
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const checked = check(CreateInviteBodySchema, { email: f.get('email'), role: f.get('role') });
+    setErrors(checked.errors ?? {});
+    if (checked.data) invite.mutate(checked.data);
+  };
+  return (
+    <form onSubmit={submit} noValidate className="card">
+      <h2>Invite someone</h2>
+      <div className="grid-2">
+        <Field label="Email" name="email" type="email" required error={errors.email} />
+        <SelectField label="Role" name="role" defaultValue="member" options={roles} error={errors.role} />
+      </div>
+      <ErrorAlert error={Object.keys(errors).length ? null : invite.error} />
+      <button type="submit" disabled={invite.isPending}>Send invite</button>
+      {created ? (
+        <div role="status" className="secret">
+          <p>Invite for {created.email} created. If the server sends no e-mail, pass on this link:</p>
+          <p className="secret-row"><code>{created.acceptUrl}</code> <CopyButton value={created.acceptUrl} label="Copy invite link" /></p>
+        </div>
+      ) : null}
+    </form>
+  );
+}
+
+function Members({ workspace }: { workspace: Workspace }) {
+  const api = useApi();
+  const queries = useQueryClient();
+  const me = useSession().session?.user.id;
+  const [error, setError] = useState<unknown>(null);
+  const members = useQuery({ queryKey: ['members', workspace.id], queryFn: async () => (await api.call('listMembers', { params: { workspaceId: workspace.id } })).data });
+  const isAdmin = atLeast(workspace.role, 'admin');
+  const invites = useQuery({ queryKey: ['invites', workspace.id], enabled: isAdmin, queryFn: async () => (await api.call('listInvites', { params: { workspaceId: workspace.id } })).data });
+  const act = async (fn: () => Promise<unknown>) => {
+    setError(null);
+    try { await fn(); } catch (err) { setError(err); }
+    await queries.invalidateQueries({ queryKey: ['members', workspace.id] });
+    await queries.invalidateQueries({ queryKey: ['invites', workspace.id] });
+    await queries.invalidateQueries({ queryKey: ['workspaces'] });
+  };
+  const setRole = (userId: string, role: Role) => act(() => api.call('updateMember', { params: { workspaceId: workspace.id, userId }, body: { role } }));
+  const remove = (userId: string, email: string) => {
+    if (window.confirm(userId === me ? `Leave ${workspace.name}?` : `Remove ${email} from ${workspace.name}?`)) void act(() => api.call('removeMember', { params: { workspaceId: workspace.id, userId } }));
+  };
+  return (
+    <>
+      <ErrorAlert error={members.error ?? error} />
+      {members.isLoading ? <Loading what="Loading members" /> : null}
+      {members.data ? (
+        <div className="table-wrap" role="region" aria-label="Members" tabIndex={0}>
+          <table>
+            <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
+            <tbody>
+              {members.data.map((m) => (
+                <tr key={m.userId}>
+                  <td>{m.name}{m.userId === me ? ' (you)' : ''}</td><td>{m.email}</td>
+                  <td>{workspace.role === 'owner' ? (
+                    <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => void setRole(m.userId, e.target.value as Role)}>
+                      {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+                    </select>
+                  ) : m.role}</td>
+                  <td>{isAdmin || m.userId === me ? <button type="button" className="link-button" onClick={() => remove(m.userId, m.email)}>{m.userId === me ? 'Leave' : 'Remove'}</button> : null}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {isAdmin ? (
+        <>
+          <InviteForm workspace={workspace} />
+          <h2>Pending invites</h2>
+          {invites.data?.length === 0 ? <p className="hint">None.</p> : null}
+          <ul>
+            {invites.data?.map((i) => (
+              <li key={i.id}>{i.email} as {i.role}, expires {new Date(i.expiresAt).toLocaleDateString()}{' '}
+                <button type="button" className="link-button" onClick={() => void act(() => api.call('revokeInvite', { params: { workspaceId: workspace.id, inviteId: i.id } }))}>Revoke</button>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : <p className="hint">Admins and owners invite people.</p>}
+    </>
+  );
+}
+
+export default function MembersPage() {
+  return <WithWorkspace>{(ws) => <Page title="Members"><SettingsNav workspace={ws} /><Members workspace={ws} /></Page>}</WithWorkspace>;
 }

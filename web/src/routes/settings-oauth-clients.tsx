@@ -1,3 +1,84 @@
-export default function Page() {
-  return <h1>settings-oauth-clients</h1>;
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CreateOAuthClientBodySchema, OAUTH_CLIENT_TYPES, type CreateOAuthClientBody, type CreatedOAuthClient, type Workspace } from '@hop/shared';
+import { useApi } from '../api.js';
+import { atLeast } from '../workspace.js';
+import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
+import { Page } from '../components/layout.js';
+import { WithWorkspace } from '../components/workspace-gate.js';
+import { SettingsNav } from '../components/settings-nav.js';
+import { Field, SelectField } from '../components/field.js';
+import { ErrorAlert } from '../components/error-alert.js';
+import { Empty, Loading } from '../components/states.js';
+import { SecretOnce } from '../components/secret-once.js';
+import { CopyButton } from '../components/copy-button.js';
+
+function CreateClientForm({ workspace, onCreated }: { workspace: Workspace; onCreated: (c: CreatedOAuthClient) => void }) {
+  const api = useApi();
+  const queries = useQueryClient();
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const create = useMutation({
+    mutationFn: async (body: CreateOAuthClientBody) => (await api.call('createOAuthClient', { params: { workspaceId: workspace.id }, body })).data,
+    onSuccess: async (c) => { onCreated(c); await queries.invalidateQueries({ queryKey: ['oauth-clients', workspace.id] }); },
+    onError: (err) => setErrors(apiFieldErrors(err)),
+  });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const uris = String(f.get('redirectUris') ?? '').split(/\s+/).filter(Boolean);
+    const checked = check(CreateOAuthClientBodySchema, { name: f.get('name'), type: f.get('type'), redirectUris: uris });
+    setErrors(checked.errors ?? {});
+    if (checked.data) create.mutate(checked.data);
+  };
+  return (
+    <form onSubmit={submit} noValidate className="card">
+      <h2>Register an application</h2>
+      <Field label="Name" name="name" required error={errors.name} />
+      <SelectField label="Type" name="type" defaultValue="confidential" error={errors.type}
+        options={OAUTH_CLIENT_TYPES.map((t) => ({ value: t, label: t === 'confidential' ? 'Confidential (a server that keeps a secret)' : 'Public (a native or browser app, PKCE only)' }))} />
+      <Field label="Redirect URIs" name="redirectUris" required error={errors.redirectUris} hint="Separated by spaces. Loopback URIs match any port." />
+      <ErrorAlert error={Object.keys(errors).length ? null : create.error} />
+      <button type="submit" disabled={create.isPending}>Create OAuth client</button>
+    </form>
+  );
+}
+
+function Clients({ workspace }: { workspace: Workspace }) {
+  const api = useApi();
+  const queries = useQueryClient();
+  const [created, setCreated] = useState<CreatedOAuthClient | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const list = useQuery({ queryKey: ['oauth-clients', workspace.id], queryFn: async () => (await api.call('listOAuthClients', { params: { workspaceId: workspace.id } })).data });
+  const act = async (fn: () => Promise<unknown>) => {
+    setError(null);
+    try { await fn(); } catch (err) { setError(err); }
+    await queries.invalidateQueries({ queryKey: ['oauth-clients', workspace.id] });
+  };
+  if (!atLeast(workspace.role, 'admin')) return <div role="alert" className="alert">Only admins and owners manage OAuth clients.</div>;
+  return (
+    <>
+      {created?.clientSecret ? <SecretOnce label="Client secret" value={created.clientSecret} /> : null}
+      <CreateClientForm workspace={workspace} onCreated={setCreated} />
+      <ErrorAlert error={list.error ?? error} />
+      {list.isLoading ? <Loading what="Loading OAuth clients" /> : null}
+      {list.data?.length === 0 ? <Empty><p>No OAuth clients.</p></Empty> : null}
+      <ul className="plain-list">
+        {list.data?.map((c) => (
+          <li key={c.id} className="card">
+            <h2>{c.name} <span className="hint">({c.type})</span></h2>
+            <p>Client ID: <code>{c.clientId}</code> <CopyButton value={c.clientId} label="Copy client ID" /></p>
+            <p className="hint">Redirect URIs: {c.redirectUris.join(', ')}</p>
+            <div className="inline">
+              {c.type === 'confidential' ? <button type="button" className="secondary" onClick={() => void act(async () => setCreated((await api.call('regenerateOAuthClientSecret', { params: { workspaceId: workspace.id, clientId: c.id } })).data))}>Regenerate secret</button> : null}
+              <button type="button" className="secondary" onClick={() => { if (window.confirm(`Delete ${c.name}? Its tokens stop working.`)) void act(() => api.call('deleteOAuthClient', { params: { workspaceId: workspace.id, clientId: c.id } })); }}>Delete</button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+export default function OAuthClientsPage() {
+  return <WithWorkspace>{(ws) => <Page title="OAuth clients"><SettingsNav workspace={ws} /><Clients workspace={ws} /></Page>}</WithWorkspace>;
 }

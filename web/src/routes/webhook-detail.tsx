@@ -1,3 +1,108 @@
-export default function Page() {
-  return <h1>webhook-detail</h1>;
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { EVENT_TYPES, UpdateWebhookBodySchema, type Delivery, type EventType, type Workspace } from '@hop/shared';
+import { check } from '../form-errors.js';
+import { useApi } from '../api.js';
+import { Page } from '../components/layout.js';
+import { WithWorkspace } from '../components/workspace-gate.js';
+import { ErrorAlert } from '../components/error-alert.js';
+import { Empty, Loading } from '../components/states.js';
+import { SecretOnce } from '../components/secret-once.js';
+import { Field } from '../components/field.js';
+
+function Attempts({ d }: { d: Delivery }) {
+  if (!d.attempts.length) return <span className="hint">no attempt yet</span>;
+  return (
+    <ol className="attempts">
+      {d.attempts.map((a) => (
+        <li key={a.number}>#{a.number} {new Date(a.at).toLocaleString()}: {a.statusCode ?? 'no answer'} in {a.durationMs} ms{a.error ? ` (${a.error})` : ''}</li>
+      ))}
+    </ol>
+  );
+}
+
+function WebhookDetail({ workspace }: { workspace: Workspace }) {
+  const { webhookId = '' } = useParams();
+  const api = useApi();
+  const queries = useQueryClient();
+  const navigate = useNavigate();
+  const params = { workspaceId: workspace.id, webhookId };
+  const [status, setStatus] = useState<string>('');
+  const [secret, setSecret] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const hook = useQuery({ queryKey: ['webhook', webhookId], queryFn: async () => (await api.call('getWebhook', { params })).data });
+  const deliveries = useQuery({ queryKey: ['deliveries', webhookId], queryFn: async () => (await api.call('listDeliveries', { params, query: { limit: 50 } })).data });
+  const act = async (what: () => Promise<string | void>) => {
+    setError(null);
+    setStatus('');
+    try {
+      const said = await what();
+      if (said) setStatus(said);
+    } catch (err) { setError(err); }
+    await queries.invalidateQueries({ queryKey: ['webhook', webhookId] });
+    await queries.invalidateQueries({ queryKey: ['deliveries', webhookId] });
+  };
+  if (hook.isLoading) return <Loading what="Loading webhook" />;
+  if (!hook.data) return <ErrorAlert error={hook.error} />;
+  const w = hook.data;
+  return (
+    <Page title="Webhook">
+      <dl className="facts">
+        <dt>URL</dt><dd>{w.url}</dd>
+        <dt>Events</dt><dd>{w.events.join(', ')}</dd>
+        <dt>State</dt><dd>{w.isActive ? 'enabled' : `disabled${w.disabledAt ? ` since ${new Date(w.disabledAt).toLocaleString()}` : ''}`}; {w.consecutiveFailures} failures in a row</dd>
+      </dl>
+      <div className="inline">
+        <button type="button" onClick={() => void act(async () => { const { data } = await api.call('testWebhook', { params, body: {} }); return `Test event: ${data.success ? 'delivered' : 'failed'}, ${data.statusCode ?? 'no answer'} in ${data.durationMs} ms${data.error ? ` (${data.error})` : ''}`; })}>Send test event</button>
+        {w.isActive
+          ? <button type="button" className="secondary" onClick={() => void act(async () => { await api.call('updateWebhook', { params, body: { isActive: false } }); return 'Disabled.'; })}>Disable</button>
+          : <button type="button" className="secondary" onClick={() => void act(async () => { await api.call('enableWebhook', { params }); return 'Enabled.'; })}>Enable</button>}
+        <button type="button" className="danger" onClick={() => { if (window.confirm('Delete this webhook?')) void act(async () => { await api.call('deleteWebhook', { params }); navigate(`/${workspace.slug}/webhooks`); }); }}>Delete webhook</button>
+      </div>
+      <form className="card" onSubmit={(e) => {
+        e.preventDefault();
+        const checked = check(UpdateWebhookBodySchema, { events: new FormData(e.currentTarget).getAll('events') });
+        if (!checked.data) return setError(new Error(`Events: ${Object.values(checked.errors)[0]}`));
+        void act(async () => { await api.call('updateWebhook', { params, body: { events: checked.data.events as EventType[] } }); return 'Events saved.'; });
+      }}>
+        <fieldset className="checks">
+          <legend className="fieldset-label">Events</legend>
+          {EVENT_TYPES.map((t) => <label key={t}><input type="checkbox" name="events" value={t} defaultChecked={w.events.includes(t)} /> {t}</label>)}
+        </fieldset>
+        <button type="submit" className="secondary">Save events</button>
+      </form>
+      <form className="inline card" onSubmit={(e) => { e.preventDefault(); const grace = Number(new FormData(e.currentTarget).get('grace') || 0); void act(async () => { const { data } = await api.call('rotateWebhookSecret', { params, body: { graceSeconds: grace } }); setSecret(data.secret); }); }}>
+        <Field label="Old secret stays valid for (seconds)" name="grace" type="number" min={0} max={86400} defaultValue={3600} />
+        <button type="submit" className="secondary">Rotate secret</button>
+      </form>
+      {secret ? <SecretOnce label="New signing secret" value={secret} /> : null}
+      {status ? <p role="status" className="status-ok">{status}</p> : null}
+      <ErrorAlert error={error} />
+      <h2>Deliveries</h2>
+      <ErrorAlert error={deliveries.error} />
+      {deliveries.data?.length === 0 ? <Empty><p>No deliveries yet.</p></Empty> : null}
+      {deliveries.data?.length ? (
+        <div className="table-wrap" role="region" aria-label="Deliveries" tabIndex={0}>
+          <table>
+            <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
+            <tbody>
+              {deliveries.data.map((d) => (
+                <tr key={d.id}>
+                  <td>{d.eventType}<div className="hint">{d.id}</div></td>
+                  <td>{d.status}{d.nextAttemptAt ? <div className="hint">next {new Date(d.nextAttemptAt).toLocaleTimeString()}</div> : null}</td>
+                  <td><Attempts d={d} /></td>
+                  <td>{d.status !== 'pending' ? <button type="button" className="link-button" onClick={() => void act(async () => { await api.call('retryDelivery', { params: { ...params, deliveryId: d.id } }); return 'Retry queued.'; })}>Retry</button> : null}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </Page>
+  );
+}
+
+export default function WebhookDetailPage() {
+  return <WithWorkspace>{(ws) => <WebhookDetail workspace={ws} />}</WithWorkspace>;
 }

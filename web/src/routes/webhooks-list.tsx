@@ -1,3 +1,76 @@
-export default function Page() {
-  return <h1>webhooks-list</h1>;
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CreateWebhookBodySchema, EVENT_TYPES, type CreateWebhookBody, type CreatedWebhook, type Workspace } from '@hop/shared';
+import { useApi } from '../api.js';
+import { atLeast } from '../workspace.js';
+import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
+import { Page } from '../components/layout.js';
+import { WithWorkspace } from '../components/workspace-gate.js';
+import { Field } from '../components/field.js';
+import { ErrorAlert } from '../components/error-alert.js';
+import { Empty, Loading } from '../components/states.js';
+import { SecretOnce } from '../components/secret-once.js';
+
+function CreateWebhookForm({ workspace, onCreated }: { workspace: Workspace; onCreated: (w: CreatedWebhook) => void }) {
+  const api = useApi();
+  const queries = useQueryClient();
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const create = useMutation({
+    mutationFn: async (body: CreateWebhookBody) => (await api.call('createWebhook', { params: { workspaceId: workspace.id }, body })).data,
+    onSuccess: async (w) => { onCreated(w); await queries.invalidateQueries({ queryKey: ['webhooks', workspace.id] }); },
+    onError: (err) => setErrors(apiFieldErrors(err)),
+  });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const description = String(f.get('description') ?? '').trim();
+    const checked = check(CreateWebhookBodySchema, { url: f.get('url'), events: f.getAll('events'), ...(description ? { description } : {}) });
+    setErrors(checked.errors ?? {});
+    if (checked.data) create.mutate(checked.data);
+  };
+  return (
+    <form onSubmit={submit} noValidate className="card">
+      <h2>Add an endpoint</h2>
+      <Field label="Endpoint URL" name="url" type="url" required error={errors.url} hint="HTTPS, reachable from the Hop server." />
+      <Field label="Description" name="description" error={errors.description} />
+      <fieldset className="checks">
+        <legend className="fieldset-label">Events</legend>
+        {EVENT_TYPES.map((t) => <label key={t}><input type="checkbox" name="events" value={t} defaultChecked={t === 'link.created'} /> {t}</label>)}
+      </fieldset>
+      {errors.events ? <p role="alert" className="field-error">Events: {errors.events}</p> : null}
+      <ErrorAlert error={Object.keys(errors).length ? null : create.error} />
+      <button type="submit" disabled={create.isPending}>Create webhook</button>
+    </form>
+  );
+}
+
+function Webhooks({ workspace }: { workspace: Workspace }) {
+  const api = useApi();
+  const [created, setCreated] = useState<CreatedWebhook | null>(null);
+  const list = useQuery({ queryKey: ['webhooks', workspace.id], queryFn: async () => (await api.call('listWebhooks', { params: { workspaceId: workspace.id } })).data });
+  if (!atLeast(workspace.role, 'admin')) return <div role="alert" className="alert">Only admins and owners manage webhooks.</div>;
+  return (
+    <>
+      {created ? <SecretOnce label="Signing secret" value={created.secret} /> : null}
+      <ErrorAlert error={list.error} />
+      {list.isLoading ? <Loading what="Loading webhooks" /> : null}
+      {list.data?.length === 0 ? <Empty><p>No webhooks yet. Hop can POST signed events (link.created, link.clicked, ...) to your endpoint.</p></Empty> : null}
+      {list.data?.length ? (
+        <ul className="cards">
+          {list.data.map((w) => (
+            <li key={w.id} className="card">
+              <Link to={`/${workspace.slug}/webhooks/${w.id}`} className="truncate block-link">{w.url}</Link>
+              <div className="hint">{w.isActive ? 'enabled' : 'disabled'} · {w.events.join(', ')}</div>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <CreateWebhookForm workspace={workspace} onCreated={setCreated} />
+    </>
+  );
+}
+
+export default function WebhooksPage() {
+  return <WithWorkspace>{(ws) => <Page title="Webhooks"><Webhooks workspace={ws} /></Page>}</WithWorkspace>;
 }

@@ -97,7 +97,7 @@ export function assertDeclaresAccess(name: string, def: RouteDef) {
       : def.workspace !== 'none' && !def.role
         ? 'acts in a workspace but declares no role'
         : null;
-  if (problem) throw new Error(`route ${name} ${problem} (shared/src/routes.ts)`);
+  if (problem) throw new Error(`route ${name} ${problem} (shared/src/routes/)`);
 }
 
 const API_PATH = /^\/(api\/)?v1\//;

@@ -4,12 +4,25 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { ERROR_STATUS, type ErrorCode } from '@hop/shared';
 import { HopError } from '../../domain/errors.js';
 
+/** The error body of the contract, from a code, a message and its details. */
+export function errorBody(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+  return { code, message, statusCode: ERROR_STATUS[code], details };
+}
+
+/**
+ * The one place an error's status and headers are set: the status from the contract's table, and
+ * for a refusal with a window (`details.resetAt`), Retry-After in seconds.
+ */
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
   const statusCode = ERROR_STATUS[code];
+  const resetAt = typeof details.resetAt === 'string' ? Date.parse(details.resetAt) : NaN;
+  if (code === 'RATE_LIMIT_EXCEEDED' && !Number.isNaN(resetAt)) {
+    reply.header('retry-after', String(Math.max(1, Math.ceil((resetAt - Date.now()) / 1000))));
+  }
   return reply
     .code(statusCode)
     .type('application/json; charset=utf-8')
-    .send({ success: false, error: { code, message, statusCode, details } });
+    .send({ success: false, error: errorBody(code, message, details) });
 }
 
 // Fastify's own failures before a handler runs, mapped to the contract's codes.
@@ -27,7 +40,14 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 };
 
 function handleError(this: FastifyInstance, err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
-  if (err instanceof HopError) return sendError(reply, err.code, err.message, err.details);
+  if (err instanceof HopError) {
+    // A refusal that knows when it ends says so in the header too (RFC 9110 10.2.3).
+    const retryAfter = err.details.retryAfter;
+    if (err.code === 'RATE_LIMIT_EXCEEDED' && typeof retryAfter === 'number' && !reply.hasHeader('retry-after')) {
+      reply.header('retry-after', String(retryAfter));
+    }
+    return sendError(reply, err.code, err.message, err.details);
+  }
 
   if (hasZodFastifySchemaValidationErrors(err)) {
     const where = err.validationContext ?? 'body';

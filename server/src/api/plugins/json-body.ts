@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import sjson from 'secure-json-parse';
-import { HopError } from '../../domain/errors.js';
+import { HopError, validationError } from '../../domain/errors.js';
 
-const invalid = (message: string) => new HopError('VALIDATION_ERROR', `body: ${message}`, { issues: [{ path: 'body', message }] });
+const invalid = (message: string) => validationError('body', message);
 
 /**
  * JSON bodies, parsed as Fastify's own parser does (secure-json-parse: `__proto__` and

@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { defineRoute, type ApiDeps } from '../define-route.js';
+import { errorBody } from '../plugins/error-handler.js';
 
 export async function linkRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { links } = deps.services;
   defineRoute(app, deps, 'createLink', async ({ actor, body }) => ({ data: await links.create(actor, body) }));
-  defineRoute(app, deps, 'bulkCreateLinks', async ({ actor, body }) => ({ data: await links.bulkCreate(actor, body) }));
+  defineRoute(app, deps, 'bulkCreateLinks', async ({ actor, body }) => ({
+    data: (await links.bulkCreate(actor, body)).map((r) => (r.success ? r : { ...r, error: errorBody(r.error.code, r.error.message, r.error.details) })),
+  }));
   defineRoute(app, deps, 'listLinks', async ({ actor, query }) => links.list(actor.workspaceId, query));
   defineRoute(app, deps, 'getLink', async ({ actor, params }) => ({ data: await links.get(actor.workspaceId, params.linkId) }));
   defineRoute(app, deps, 'updateLink', async ({ actor, params, body }) => ({ data: (await links.update(actor, params.linkId, body)).link }));

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { QrParamsSchema } from '@hop/shared';
-import { HopError, notFound } from '../../domain/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { defineRoute, type ApiDeps } from '../define-route.js';
 
 /** A year: a record's image never changes (a new look is a new record, with a new URL). */
@@ -11,14 +11,7 @@ export async function qrRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { qr } = deps.services;
 
   // The workspace is the link's (`workspace: 'link'`) or the code's (`workspace: 'qr'`), as declared.
-  defineRoute(app, deps, 'createQrCode', async ({ actor, params, body, reply }) => {
-    try {
-      return { data: await qr.create(actor, params.linkId, body) };
-    } catch (err) {
-      if (err instanceof HopError && err.code === 'RATE_LIMIT_EXCEEDED') reply.header('retry-after', String(err.details.retryAfter));
-      throw err;
-    }
-  });
+  defineRoute(app, deps, 'createQrCode', async ({ actor, params, body }) => ({ data: await qr.create(actor, params.linkId, body) }));
   defineRoute(app, deps, 'listQrCodes', async ({ actor, params, query }) => qr.list(actor.workspaceId, params.linkId, query));
   defineRoute(app, deps, 'getQrCode', async ({ actor, params }) => ({ data: await qr.get(actor.workspaceId, params.qrId) }));
   defineRoute(app, deps, 'deleteQrCode', async ({ actor, params }) => ({ data: await qr.delete(actor, params.qrId) }));

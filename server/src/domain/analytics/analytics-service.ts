@@ -28,7 +28,32 @@ export interface AnalyticsRequest {
   groupBy?: AnalyticsGroup;
 }
 
-const BREAKDOWNS = { country: 'countries', device: 'devices', browser: 'browsers', os: 'os', referrer: 'referrers' } as const;
+const BREAKDOWNS = { country: 'countries', device: 'devices', browser: 'browsers', os: 'os', referrer: 'referrers', target: 'targets' } as const;
+
+/**
+ * The clicks not yet rolled up (after the aggregation job's watermark), human and of live links,
+ * in the range, with their uniques decided as the job will decide them: a visitor's first click
+ * on a link in a UTC day, unless the rolled-up part already holds that visitor (daily_visitors).
+ * Read in the same statement as the rollups, so the watermark cannot move in between.
+ */
+const PENDING_SQL = (where: string, startParam: string, endParam: string) => `pending as (
+    select r.id, r.link_id, r.clicked_at, (r.clicked_at at time zone 'UTC')::date as day, r.visitor_hash, r.country,
+      r.device, r.browser, r.os, r.referrer, r.target
+    from clicks r
+    where r.id > (select last_id from click_watermark) and not r.is_bot and ${where}
+      and r.clicked_at >= ${startParam}::timestamptz and r.clicked_at < ${endParam}::timestamptz
+      and exists (select 1 from links live where live.id = r.link_id)
+  ),
+  pending_ranked as (
+    select p.*, dv.visitor_hash is null
+        and row_number() over (partition by p.link_id, p.day, p.visitor_hash order by p.clicked_at, p.id) = 1 as is_unique
+    from pending p left join daily_visitors dv on dv.link_id = p.link_id and dv.day = p.day and dv.visitor_hash = p.visitor_hash
+  )`;
+
+/** The dimensions of a click, as the rollups hold them (`total` has key ''). */
+const DIMENSIONS_SQL = (h: string) => `(values ('total', ''), ('country', coalesce(${h}.country, '')),
+  ('device', coalesce(${h}.device, '')), ('browser', coalesce(${h}.browser, '')), ('os', coalesce(${h}.os, '')),
+  ('referrer', coalesce(${h}.referrer, '')), ('target', ${h}.target)) as d(dimension, key)`;
 
 function sortedEntries(map: Map<string, { clicks: number; uniques: number }>): BreakdownEntry[] {
   return [...map.entries()]
@@ -37,8 +62,9 @@ function sortedEntries(map: Map<string, { clicks: number; uniques: number }>): B
 }
 
 /**
- * Analytics read the daily rollups the click pipeline keeps, never the raw clicks, so a link with
- * a million clicks costs the same as one with ten.
+ * Analytics read the daily rollups the aggregation job keeps, plus the few seconds of raw clicks
+ * it has not rolled up yet, so a link with a million clicks costs about what one with ten does and
+ * a click shows here as soon as it is written.
  */
 export function createAnalyticsService(deps: { db: Queryable; clock: Clock; shortUrl: (domain: string, slug: string) => string }) {
   const { db, clock } = deps;
@@ -71,10 +97,17 @@ export function createAnalyticsService(deps: { db: Queryable; clock: Clock; shor
     const where = await linkFilterSql(f, params);
     params.push(range.start, range.end);
     const between = `r.day between $${params.length - 1}::date and $${params.length}::date`;
+    params.push(`${range.start}T00:00:00.000Z`, new Date(Date.parse(`${range.end}T00:00:00.000Z`) + 86_400_000).toISOString());
+    const pending = PENDING_SQL(where, `$${params.length - 1}`, `$${params.length}`);
     const rows = await db.query<RollupRow>(
-      `select r.day::text as day, r.dimension, r.key, sum(r.clicks)::int as clicks, sum(r.uniques)::int as uniques
-       from click_rollups r where ${where} and ${between}
-       group by r.day, r.dimension, r.key`,
+      `with ${pending}
+       select day::text as day, dimension, key, sum(clicks)::int as clicks, sum(uniques)::int as uniques from (
+         select r.day, r.dimension, r.key, r.clicks, r.uniques from click_rollups r where ${where} and ${between}
+         union all
+         select h.day, d.dimension, d.key, 1, case when h.is_unique then 1 else 0 end
+         from pending_ranked h cross join lateral ${DIMENSIONS_SQL('h')}
+       ) x
+       group by day, dimension, key`,
       params,
     );
 
@@ -126,10 +159,14 @@ export function createAnalyticsService(deps: { db: Queryable; clock: Clock; shor
 
     if (withTopLinks) {
       const top = await db.query<{ link_id: string; slug: string; domain: string; clicks: number; uniques: number }>(
-        `select r.link_id, l.slug, l.domain, sum(r.clicks)::int as clicks, sum(r.uniques)::int as uniques
-         from click_rollups r join links l on l.id = r.link_id
-         where ${where} and ${between} and r.dimension = 'total'
-         group by r.link_id, l.slug, l.domain order by clicks desc, r.link_id limit 10`,
+        `with ${pending}
+         select t.link_id, l.slug, l.domain, sum(t.clicks)::int as clicks, sum(t.uniques)::int as uniques
+         from (
+           select r.link_id, r.clicks, r.uniques from click_rollups r where ${where} and ${between} and r.dimension = 'total'
+           union all
+           select h.link_id, 1, case when h.is_unique then 1 else 0 end from pending_ranked h
+         ) t join links l on l.id = t.link_id
+         group by t.link_id, l.slug, l.domain order by clicks desc, t.link_id limit 10`,
         params,
       );
       result.topLinks = top.map((t) => ({

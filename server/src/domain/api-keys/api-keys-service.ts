@@ -73,7 +73,7 @@ export function createApiKeysService(deps: { db: Queryable; newId: IdGenerator; 
       return pageOf(rows, q.limit, toApiKey, afterCreated);
     },
 
-    async revoke(actor: Actor, keyId: string): Promise<ApiKey> {
+    async delete(actor: Actor, keyId: string): Promise<ApiKey> {
       const [row] = await db.query<ApiKeyRow>('select * from api_keys where id = $1 and workspace_id = $2', [keyId, actor.workspaceId]);
       if (!row) throw notFound('api key');
       if (row.user_id !== actor.userId && !roleAtLeast(actor.role, 'admin')) {

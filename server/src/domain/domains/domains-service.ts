@@ -27,6 +27,9 @@ const toDomain = (r: DomainRow): Domain => ({
   createdAt: iso(r.created_at),
 });
 
+/** An unverified claim lapses after 7 days: it no longer shows, and the name can be added afresh. */
+const CLAIM_DAYS = 7;
+
 /** Why a verification did not succeed: shown in the 400's message and `details.reason`. */
 type VerifyFailure = 'record_missing' | 'value_mismatch' | 'lookup_failed';
 
@@ -47,9 +50,14 @@ export function createDomainsService(deps: {
   const { db, clock, newId, lookupTxt } = deps;
   const reserved = new Set(deps.reservedHosts.map((h) => h.toLowerCase()));
   const changed = () => deps.onChanged?.();
+  /** Claims made before this moment have lapsed (a cut at query time, so no job is needed). */
+  const lapsedBefore = () => new Date(clock.now().getTime() - CLAIM_DAYS * 86_400_000);
+  const LIVE = '(verified_at is not null or created_at >= $LAPSE)';
+  const live = (n: number) => LIVE.replace('$LAPSE', `$${n}`);
 
   async function load(q: Queryable, workspaceId: string, domainId: string, lock = ''): Promise<DomainRow> {
-    const [row] = await q.query<DomainRow>(`select ${COLUMNS} from domains where id = $1 and workspace_id = $2 ${lock}`, [domainId, workspaceId]);
+    const [row] = await q.query<DomainRow>(`select ${COLUMNS} from domains where id = $1 and workspace_id = $2 and ${live(3)} ${lock}`,
+      [domainId, workspaceId, lapsedBefore()]);
     if (!row) throw notFound('domain');
     return row;
   }
@@ -67,26 +75,31 @@ export function createDomainsService(deps: {
     async list(workspaceId: string, q: PageQuery) {
       const [t, id] = createdKeyOf(q.cursor);
       const rows = await db.query<DomainRow>(
-        `select ${COLUMNS} from domains where workspace_id = $1
+        `select ${COLUMNS} from domains where workspace_id = $1 and ${live(5)}
            and ($2::timestamptz is null or (created_at, id) > ($2::timestamptz, $3))
          order by created_at, id limit $4`,
-        [workspaceId, t, id, q.limit + 1],
+        [workspaceId, t, id, q.limit + 1, lapsedBefore()],
       );
       return pageOf(rows, q.limit, toDomain, afterCreated);
     },
 
+    /**
+     * A claim on a name. Whether another workspace claimed it, or even verified it, is never
+     * revealed here: only this workspace's own claim of the name answers 409.
+     */
     async add(workspaceId: string, name: string): Promise<Domain> {
       if (reserved.has(name)) throw validationError('name', 'is the service\'s own domain');
-      const [row] = await db.query<DomainRow>(
-        `insert into domains (id, workspace_id, name, verification_value) values ($1, $2, $3, $4)
-         on conflict (name) do nothing returning ${COLUMNS}`,
-        [newId('dom'), workspaceId, name, `hop-verify=${randomBase62(32)}`],
-      );
-      if (!row) {
-        const [owner] = await db.query<{ workspace_id: string }>('select workspace_id from domains where name = $1', [name]);
-        const where = owner?.workspace_id === workspaceId ? 'this workspace' : 'another workspace';
-        throw new HopError('CONFLICT', `${name} is already added to ${where}`, { field: 'name', value: name });
-      }
+      const row = await db.transaction(async (tx) => {
+        // This workspace's own lapsed claim gives way to the new one (with a new value).
+        await tx.query(`delete from domains where workspace_id = $1 and name = $2 and not ${live(3)}`, [workspaceId, name, lapsedBefore()]);
+        const [inserted] = await tx.query<DomainRow>(
+          `insert into domains (id, workspace_id, name, verification_value, created_at) values ($1, $2, $3, $4, $5)
+           on conflict (workspace_id, name) do nothing returning ${COLUMNS}`,
+          [newId('dom'), workspaceId, name, `hop-verify=${randomBase62(32)}`, clock.now()],
+        );
+        return inserted;
+      });
+      if (!row) throw new HopError('CONFLICT', `${name} is already added to this workspace`, { field: 'name', value: name });
       changed();
       return toDomain(row);
     },
@@ -110,10 +123,23 @@ export function createDomainsService(deps: {
         throw verificationFailed(row, 'value_mismatch',
           `the TXT record at ${recordName} holds ${found.map((v) => JSON.stringify(v)).join(', ')}, not ${row.verification_value}`, found);
       }
-      const [updated] = await db.query<DomainRow>(
-        `update domains set verified_at = coalesce(verified_at, $2) where id = $1 returning ${COLUMNS}`,
-        [row.id, clock.now()],
-      );
+      // The first to verify owns the name; the other workspaces' claims go in the same transaction.
+      // Two verifying at once: the unique index on verified names lets only one commit.
+      const updated = await db.transaction(async (tx) => {
+        const [taken] = await tx.query('select 1 from domains where name = $1 and verified_at is not null and id <> $2', [row.name, row.id]);
+        if (taken) return 'taken' as const;
+        const [u] = await tx.query<DomainRow>(
+          `update domains set verified_at = coalesce(verified_at, $2) where id = $1 returning ${COLUMNS}`,
+          [row.id, clock.now()],
+        );
+        if (u) await tx.query('delete from domains where name = $1 and id <> $2 and verified_at is null', [row.name, row.id]);
+        return u;
+      }).catch((err: { code?: string }) => {
+        if (err.code === '23505') return 'taken' as const;
+        throw err;
+      });
+      // Only someone who controls the name's DNS learns that another workspace holds it.
+      if (updated === 'taken') throw new HopError('CONFLICT', `${row.name} is verified by another workspace; its DNS owner can ask support to move it`, { field: 'name', value: row.name });
       if (!updated) throw notFound('domain');
       changed();
       return toDomain(updated);

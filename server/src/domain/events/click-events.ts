@@ -9,6 +9,7 @@ export function clickData(c: RecordedClick): ClickData {
   return {
     linkId: c.linkId, slug: c.slug, destination: c.destination, domain: c.domain, clickedAt: c.at.toISOString(),
     country: c.country, city: c.city, device: c.device, browser: c.browser, os: c.os, referrer: c.referrer, isBot: c.isBot,
+    target: c.target,
   };
 }
 

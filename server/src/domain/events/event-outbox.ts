@@ -1,6 +1,7 @@
 import type { EventPayload, HopEvent } from '@hop/shared';
 import type { Queryable } from '../../db/database.js';
 import type { IdGenerator } from '../ids.js';
+import { plansWith } from '../plans/plan-gates.js';
 
 export const EVENT_CHANNEL = 'hop_event';
 
@@ -35,11 +36,13 @@ export function createEventOutbox(deps: { newId: IdGenerator }) {
       [envelopes.map((e) => e.id), envelopes.map((e) => e.workspaceId), envelopes.map((e) => e.type),
         envelopes.map((e) => JSON.stringify(e)), envelopes.map((e) => e.timestamp)],
     );
-    // Fan out to the webhooks subscribed to each event's type.
+    // Fan out to the webhooks subscribed to each event's type, in workspaces whose plan has
+    // webhooks: below it, a workspace keeps its webhooks but nothing is queued for them.
     const workspaces = [...new Set(envelopes.map((e) => e.workspaceId))];
     const hooks = await tx.query<{ id: string; workspace_id: string; events: string[] }>(
-      'select id, workspace_id, events from webhooks where workspace_id = any($1::text[]) and is_active',
-      [workspaces],
+      `select h.id, h.workspace_id, h.events from webhooks h join workspaces w on w.id = h.workspace_id
+       where h.workspace_id = any($1::text[]) and h.is_active and w.plan = any($2::text[])`,
+      [workspaces, plansWith('webhooks')],
     );
     const deliveries: [string, string, string, string][] = [];
     for (const e of envelopes) {

@@ -14,7 +14,7 @@ export function sampleEvent(type: EventType, shortDomain: string, scheme: string
   };
   const click: ClickData = {
     linkId: link.id, slug: link.slug, destination: link.url, domain: shortDomain, clickedAt: at, country: 'US',
-    city: null, device: 'desktop', browser: 'Chrome', os: 'Linux', referrer: 'example.org', isBot: false,
+    city: null, device: 'desktop', browser: 'Chrome', os: 'Linux', referrer: 'example.org', isBot: false, target: 'default',
   };
   switch (type) {
     case 'link.created':

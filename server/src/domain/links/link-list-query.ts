@@ -2,6 +2,7 @@ import type { ListLinksQuery } from '@hop/shared';
 import { z } from 'zod';
 import { validationError } from '../errors.js';
 import { cursorCodec, CursorIdSchema, CursorTimeSchema } from '../pagination.js';
+import { LINK_CLICKS_SQL } from './link-row.js';
 
 type ParsedListQuery = {
   limit: number;
@@ -16,6 +17,8 @@ type ParsedListQuery = {
 export type { ListLinksQuery };
 
 const SORT_COLUMNS = { createdAt: 'created_at', updatedAt: 'updated_at', clicks: 'clicks' } as const;
+/** What each sort column is in SQL (clicks live in their own table). */
+const SORT_SQL = { created_at: 'created_at', updated_at: 'updated_at', clicks: LINK_CLICKS_SQL } as const;
 
 const Order = z.enum(['asc', 'desc']);
 /** Keyset cursors for column sorts; an offset for relevance, whose scores have no stable key. */
@@ -75,10 +78,10 @@ export function buildListQuery(workspaceId: string, query: ParsedListQuery, colu
   } else {
     const col = SORT_COLUMNS[sort];
     const dir = order === 'asc' ? 'asc' : 'desc';
-    orderBy = `${col} ${dir}, id ${dir}`;
+    orderBy = `${SORT_SQL[col]} ${dir}, id ${dir}`;
     if (cursor && 'id' in cursor) {
       const cast = col === 'clicks' ? '::bigint' : '::timestamptz';
-      where.push(`(${col}, id) ${dir === 'asc' ? '>' : '<'} (${p(cursor.v)}${cast}, ${p(cursor.id)})`);
+      where.push(`(${SORT_SQL[col]}, id) ${dir === 'asc' ? '>' : '<'} (${p(cursor.v)}${cast}, ${p(cursor.id)})`);
     }
   }
   const sql = `select ${columns}, ${rank} as rank from links where ${where.join(' and ')}

@@ -20,9 +20,15 @@ export interface LinkRow {
   updated_at: Date;
 }
 
+/**
+ * A link's human clicks, from its narrow counter row (kept apart from the wide `links` row, which
+ * the click path would otherwise rewrite): usable in any statement whose link table is `links`.
+ */
+export const LINK_CLICKS_SQL = 'coalesce((select lc.clicks from link_counters lc where lc.link_id = links.id), 0)';
+
 /** Columns every link query selects: everything but the search document. */
 export const LINK_COLUMNS = `id, workspace_id, domain, slug, url, title, description, tags, expires_at, expired_url,
-  max_clicks, password_hash, clicks, created_by, created_at, updated_at`;
+  max_clicks, password_hash, ${LINK_CLICKS_SQL} as clicks, created_by, created_at, updated_at`;
 
 export function linkStatus(r: Pick<LinkRow, 'expires_at' | 'max_clicks' | 'clicks'>, now: Date): LinkStatus {
   if (r.expires_at && r.expires_at.getTime() <= now.getTime()) return 'expired';

@@ -1,9 +1,9 @@
 import type { BulkCreateLinksBodySchema, Link, UpdateLinkBody } from '@hop/shared';
-import { CreateLinkBodySchema, ERROR_STATUS } from '@hop/shared';
+import { CreateLinkBodySchema } from '@hop/shared';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/database.js';
 import type { Clock } from '../clock.js';
-import { HopError, notFound, validationError } from '../errors.js';
+import { HopError, invalid, notFound, validationError } from '../errors.js';
 import { randomBase62, type IdGenerator } from '../ids.js';
 import { hashPassword } from '../passwords.js';
 import { roleAtLeast } from '../auth/credentials.js';
@@ -115,7 +115,7 @@ export function createLinksService(deps: {
     return {
       body,
       url: applyUtm(body.url, body),
-      passwordHash: body.password ? await hashPassword(body.password) : null,
+      passwordHash: body.password ? await hashPassword(body.password, 'links') : null,
       tags: [...new Set(body.tags ?? [])],
     };
   }
@@ -158,12 +158,9 @@ export function createLinksService(deps: {
     });
   }
 
-  type BulkResult =
-    | { index: number; success: true; data: Link }
-    | { index: number; success: false; error: { code: HopError['code']; message: string; statusCode: number; details: HopError['details'] } };
-  const failure = (index: number, err: HopError): BulkResult => ({
-    index, success: false, error: { code: err.code, message: err.message, statusCode: ERROR_STATUS[err.code], details: err.details },
-  });
+  /** One element's outcome; a failure holds its HopError, which the API layer writes as an error body. */
+  type BulkResult = { index: number; success: true; data: Link } | { index: number; success: false; error: HopError };
+  const failure = (index: number, err: HopError): BulkResult => ({ index, success: false, error: err });
 
   /**
    * Creates each link on its own: one bad element fails alone, in input order (CONTRACT 1). The
@@ -179,7 +176,7 @@ export function createLinksService(deps: {
       try {
         if (!parsed.success) {
           const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-          throw new HopError('VALIDATION_ERROR', `${issues[0].path || 'body'}: ${issues[0].message}`, { issues });
+          throw invalid(issues.map((i) => ({ ...i, path: i.path || 'body' })));
         }
         ready.push({ index, p: await prepare(actor, parsed.data, loops) });
       } catch (err) {
@@ -314,7 +311,7 @@ export function createLinksService(deps: {
       await checkDestination('url', body.url);
       await checkDestination('expiredUrl', body.expiredUrl);
       checkExpiry(body.expiresAt);
-      const passwordHash = body.password ? await hashPassword(body.password) : body.password;
+      const passwordHash = body.password ? await hashPassword(body.password, 'links') : body.password;
       return db.transaction(async (tx) => {
         const row = await loadForWrite(tx, actor, linkId);
         const next = { ...row };

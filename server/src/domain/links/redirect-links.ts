@@ -36,12 +36,17 @@ export function createRedirectLinks(deps: { db: Queryable }) {
     },
 
     /**
-     * Counts one human click of a link with a limit, unless the limit is reached. One statement,
-     * so concurrent visitors (in any process) never push `clicks` past `maxClicks`.
+     * Counts one human click of a link with a limit, unless the limit is reached. One statement
+     * (the conflicting counter row is locked and its condition checked again), so concurrent
+     * visitors in any process never push the count past `maxClicks`.
      */
     async consumeLimitedClick(linkId: string): Promise<boolean> {
       const rows = await db.query(
-        'update links set clicks = clicks + 1 where id = $1 and max_clicks is not null and clicks < max_clicks returning 1',
+        `insert into link_counters as c (link_id, clicks)
+         select id, 1 from links where id = $1 and max_clicks > 0
+         on conflict (link_id) do update set clicks = c.clicks + 1
+           where c.clicks < (select max_clicks from links where id = $1)
+         returning 1`,
         [linkId],
       );
       return rows.length === 1;
@@ -49,7 +54,8 @@ export function createRedirectLinks(deps: { db: Queryable }) {
 
     async limitReached(linkId: string): Promise<boolean> {
       const [r] = await db.query<{ reached: boolean }>(
-        'select max_clicks is not null and clicks >= max_clicks as reached from links where id = $1',
+        `select l.max_clicks is not null and coalesce(c.clicks, 0) >= l.max_clicks as reached
+         from links l left join link_counters c on c.link_id = l.id where l.id = $1`,
         [linkId],
       );
       return r?.reached ?? true;

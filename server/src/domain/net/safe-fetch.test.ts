@@ -7,7 +7,8 @@ import { checkUrl, safeFetch } from './safe-fetch.js';
 import { HopError } from '../errors.js';
 
 test('address rules: only public unicast addresses pass', () => {
-  for (const a of ['8.8.8.8', '1.1.1.1', '2001:4860:4860::8888']) assert.equal(checkAddress(a).allowed, true, a);
+  const allowed = ['8.8.8.8', '1.1.1.1', '2001:4860:4860::8888']; // no-egress-check: judged, never contacted
+  for (const a of allowed) assert.equal(checkAddress(a).allowed, true, a);
   const refused = [
     '127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '100.100.100.200', '0.0.0.0',
     '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', '::ffff:127.0.0.1', '::ffff:10.0.0.1', 'ff02::1',
@@ -34,8 +35,8 @@ test('address rules: IPv6 forms that carry a private IPv4 address are refused, n
     assert.match((verdict as { why: string }).why, why, a);
   }
   // NAT64 of a public address is that address; 6to4 and Teredo relays stay refused.
-  assert.equal(checkAddress('64:ff9b::808:808').allowed, true);
-  assert.equal(checkAddress('::ffff:808:808').allowed, true);
+  assert.equal(checkAddress('64:ff9b::808:808').allowed, true); // no-egress-check: judged, never contacted
+  assert.equal(checkAddress('::ffff:808:808').allowed, true); // no-egress-check: judged, never contacted
   assert.equal(checkAddress('2002:808:808::1').allowed, false);
 });
 
@@ -65,8 +66,8 @@ test('reserved names are never looked up: localhost is loopback, .test/.invalid/
 const opts = { allowPrivate: false, field: 'logoUrl', maxBytes: 1024, timeoutMs: 2000 };
 
 test('a host with any non-public address is refused (URL_NOT_ALLOWED, reason private_address)', async () => {
-  // Refused before any connection: no packet goes to the public address. no-egress-check: resolver answer
-  const resolve = async () => [{ address: '8.8.8.8', family: 4 }, { address: '10.0.0.7', family: 4 }];
+  // Refused before any connection: no packet goes to the public address.
+  const resolve = async () => [{ address: '8.8.8.8', family: 4 }, { address: '10.0.0.7', family: 4 }]; // no-egress-check: refused first
   const err = await checkUrl('https://mixed.example/logo.png', { ...opts, resolve }).catch((e: HopError) => e);
   assert.ok(err instanceof HopError);
   assert.equal(err.code, 'URL_NOT_ALLOWED');

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { request } from 'undici';
-import { HopError } from '../errors.js';
+import { HopError, validationError } from '../errors.js';
 import { checkAddress } from './address-rules.js';
 import { pinnedAgent } from './pinned-agent.js';
 
@@ -25,7 +25,7 @@ export interface SafeFetchResult {
 const refused = (field: string, reason: string, message: string) =>
   new HopError('URL_NOT_ALLOWED', `${field}: ${message}`, { reason, field });
 const invalid = (field: string, message: string) =>
-  new HopError('VALIDATION_ERROR', `${field}: ${message}`, { issues: [{ path: field, message }] });
+  validationError(field, message);
 
 const defaultResolve = (host: string) => dnsLookup(host, { all: true, verbatim: true });
 

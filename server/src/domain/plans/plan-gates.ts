@@ -1,16 +1,18 @@
 import type { Plan } from '@hop/shared';
-import { PLANS } from '@hop/shared';
+import { GATED_FEATURES, PLANS } from '@hop/shared';
 import { HopError } from '../errors.js';
 
-/** Features that need a plan above free, and the weakest plan that has each (CONTRACT 2). */
-export const GATED_FEATURES = {
-  webhooks: 'pro',
-  password_protection: 'pro',
-} as const satisfies Record<string, Plan>;
+// Shared with the dashboard, which says what the next plan unlocks.
+export { GATED_FEATURES };
 export type GatedFeature = keyof typeof GATED_FEATURES;
 
 export function planAtLeast(plan: Plan, required: Plan): boolean {
   return PLANS.indexOf(plan) >= PLANS.indexOf(required);
+}
+
+/** The plans that have a feature, for queries that filter workspaces by plan. */
+export function plansWith(feature: GatedFeature): Plan[] {
+  return PLANS.filter((p) => planAtLeast(p, GATED_FEATURES[feature]));
 }
 
 /** Throws TIER_REQUIRED, with where to upgrade, when the workspace's plan lacks the feature. */

@@ -1,21 +1,7 @@
-import type { Plan } from '@hop/shared';
+import { PLAN_LIMITS } from '@hop/shared';
 
-export interface PlanLimits {
-  requestsPerHour: number;
-  requestsPerMinute: number;
-  /** QR codes created per hour; null is unlimited. */
-  qrPerHour: number | null;
-  clickRetentionDays: number;
-}
-
-/** CONTRACT 3, one row per plan. Enterprise defaults to business and is tuned by the operator. */
-export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
-  free: { requestsPerHour: 100, requestsPerMinute: 20, qrPerHour: 10, clickRetentionDays: 30 },
-  starter: { requestsPerHour: 1_000, requestsPerMinute: 100, qrPerHour: 100, clickRetentionDays: 90 },
-  pro: { requestsPerHour: 10_000, requestsPerMinute: 500, qrPerHour: null, clickRetentionDays: 365 },
-  business: { requestsPerHour: 50_000, requestsPerMinute: 2_000, qrPerHour: null, clickRetentionDays: 730 },
-  enterprise: { requestsPerHour: 50_000, requestsPerMinute: 2_000, qrPerHour: null, clickRetentionDays: 730 },
-};
+// The table lives in shared/, where the dashboard shows it too.
+export { PLAN_LIMITS, type PlanLimits } from '@hop/shared';
 
 /** SQL giving a workspace's click retention in days from its plan column (constants only). */
 export const retentionDaysSql = (planColumn: string) =>

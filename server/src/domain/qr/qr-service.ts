@@ -98,11 +98,11 @@ export function createQrService(deps: {
     );
     if (r.n < limit) return;
     const resetAt = new Date((r.oldest?.getTime() ?? now) + HOUR_MS);
-    throw new HopError('RATE_LIMIT_EXCEEDED', `the ${ws.plan} plan creates at most ${limit} QR codes an hour; try again after ${resetAt.toISOString()}`, {
+    throw new HopError('RATE_LIMIT_EXCEEDED', `the ${ws.plan} plan creates at most ${limit} QR codes an hour; the window resets at ${resetAt.toISOString()}. ` +
+      `The server's operator can raise this limit by changing the workspace's plan`, {
       limit,
       window: '1h',
       resetAt: resetAt.toISOString(),
-      retryAfter: Math.max(1, Math.ceil((resetAt.getTime() - now) / 1000)),
     });
   }
 

@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../clock.js';
 import { HopError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
-import { requireFeature } from '../plans/plan-gates.js';
+import { plansWith, requireFeature } from '../plans/plan-gates.js';
 import type { Actor } from '../auth/actor.js';
 import type { Membership } from '../workspaces/workspaces-service.js';
 import { sampleEvent } from '../events/sample-events.js';
@@ -76,7 +76,9 @@ export function createWebhooksService(deps: {
     get: async (workspaceId: string, webhookId: string) => toWebhook(await load(workspaceId, webhookId)),
 
     async update(ws: Membership, webhookId: string, body: UpdateWebhookBody): Promise<Webhook> {
-      requireFeature('webhooks', ws, config.dashboardUrl);
+      // Below Pro a workspace may still switch its webhooks off (and delete them), nothing more.
+      const onlyDisables = body.isActive === false && Object.values({ ...body, isActive: undefined }).every((v) => v === undefined);
+      if (!onlyDisables) requireFeature('webhooks', ws, config.dashboardUrl);
       const row = await load(ws.workspaceId, webhookId);
       if (body.url !== undefined) await checkUrl(body.url);
       const reactivate = body.isActive === true && !row.is_active;
@@ -137,6 +139,27 @@ export function createWebhooksService(deps: {
         [webhookId, q.status ?? null, t, id, q.limit + 1],
       );
       return pageOf(rows, q.limit, toDelivery, afterCreated);
+    },
+
+    /**
+     * After a plan change: a workspace below Pro has its pending deliveries end `failed` with the
+     * error `plan_required` (an attempt that sent nothing), all at once rather than as each
+     * comes due. The dispatcher does the same to any it claims, whatever changed the plan.
+     */
+    async planChanged(workspaceId: string): Promise<number> {
+      const rows = await db.query(
+        `with ended as (
+           update deliveries d set status = 'failed', attempt_count = d.attempt_count + 1, next_attempt_at = null,
+             locked_until = null, updated_at = now()
+           from webhooks h join workspaces w on w.id = h.workspace_id
+           where d.webhook_id = h.id and h.workspace_id = $1 and d.status = 'pending' and (d.locked_until is null or d.locked_until < now())
+             and not (w.plan = any($2::text[]))
+           returning d.id, d.attempt_count)
+         insert into delivery_attempts (delivery_id, number, at, status_code, duration_ms, error)
+         select id, attempt_count, now(), null, 0, 'plan_required' from ended returning delivery_id`,
+        [workspaceId, plansWith('webhooks')],
+      );
+      return rows.length;
     },
 
     /** Queues one more attempt of a delivery, under the same delivery id. */

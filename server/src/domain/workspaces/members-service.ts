@@ -143,7 +143,7 @@ export function createMembersService(deps: {
       return workspaces.get(userId, workspaceId);
     },
 
-    async changeRole(workspaceId: string, userId: string, role: Role): Promise<Member> {
+    async update(workspaceId: string, userId: string, role: Role): Promise<Member> {
       return db.transaction(async (tx) => {
         const member = await memberOrThrow(tx, workspaceId, userId);
         if (member.role === 'owner' && role !== 'owner') await assertOtherOwner(tx, workspaceId, userId);

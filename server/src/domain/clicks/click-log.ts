@@ -1,0 +1,77 @@
+import type { Queryable } from '../../db/database.js';
+import type { VisitDetails } from './visit-details.js';
+
+/**
+ * A visit as the redirector recorded it: hashed and described already, never holding the IP or
+ * the raw headers, so what waits in the buffer (or the spool) is small and is written as it is.
+ */
+export interface Visit extends VisitDetails {
+  linkId: string;
+  slug: string;
+  domain: string;
+  /** The destination the visitor was sent to. */
+  destination: string;
+  /** Which destination served the visit: `default`, `ios`, `android`, `rule:N`, `variant:N`. */
+  target: string;
+  workspaceId: string;
+  qrId: string | null;
+  source: 'link' | 'qr';
+  at: Date;
+  visitorHash: string;
+  country: string | null;
+  city: string | null;
+  isBot: boolean;
+  /** The redirector already counted this visit (links with a click limit count at the redirect). */
+  counted: boolean;
+}
+
+/**
+ * Writers of the click log hold this advisory lock (shared) while they append; the aggregation
+ * job takes it exclusively for an instant to read the highest id handed out. Once it has it, every
+ * click with a lower id is committed (or gone), so "everything up to that id" is a range that no
+ * later commit can add to: no click is skipped or counted twice, whatever the number of writers.
+ */
+export const CLICK_LOG_GATE = 72_410_301;
+
+const COLUMNS = ['link_id', 'workspace_id', 'qr_id', 'source', 'clicked_at', 'visitor_hash', 'country', 'city', 'device',
+  'browser', 'os', 'referrer', 'is_bot', 'counted', 'target'] as const;
+
+const SPECIAL = /[\\\t\n\r]/;
+const SPECIAL_ALL = /[\\\t\n\r]/g;
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/** A value in COPY's text format: `\N` for null, the four special characters escaped. */
+function copyText(v: string | null): string {
+  if (v === null) return '\\N';
+  return SPECIAL.test(v) ? v.replace(SPECIAL_ALL, (c) => ESCAPES[c]) : v;
+}
+
+/** One visit as a line of COPY's text format, in the order of COLUMNS. */
+function copyLine(c: Visit): string {
+  return `${copyText(c.linkId)}\t${copyText(c.workspaceId)}\t${copyText(c.qrId)}\t${c.source}\t${c.at.toISOString()}\t${
+    copyText(c.visitorHash)}\t${copyText(c.country)}\t${copyText(c.city)}\t${copyText(c.device)}\t${copyText(c.browser)}\t${
+    copyText(c.os)}\t${copyText(c.referrer)}\t${c.isBot ? 't' : 'f'}\t${c.counted ? 't' : 'f'}\t${copyText(c.target)}\n`;
+}
+
+const LINES_PER_TURN = 1000;
+
+/**
+ * The batch in COPY's text format, built a thousand visits at a time with the event loop let go
+ * in between, so a large batch does not hold up redirects.
+ */
+export async function copyRows(clicks: readonly Visit[]): Promise<string> {
+  const parts: string[] = [];
+  for (let i = 0; i < clicks.length; i += LINES_PER_TURN) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    let chunk = '';
+    for (const c of clicks.slice(i, i + LINES_PER_TURN)) chunk += copyLine(c);
+    parts.push(chunk);
+  }
+  return parts.join('');
+}
+
+/** Appends a batch to the click log: one COPY, nothing else (rollups and counters come later). */
+export async function appendClicks(tx: Queryable, rows: string): Promise<void> {
+  await tx.query('select pg_advisory_xact_lock_shared($1)', [CLICK_LOG_GATE]);
+  await tx.copyIn('clicks', COLUMNS, rows);
+}

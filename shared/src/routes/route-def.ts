@@ -1,0 +1,51 @@
+import type { z } from 'zod';
+import type { Role } from '../workspaces.js';
+import type { Scope } from '../scopes.js';
+
+/**
+ * Who may call a route:
+ * - `public`: anyone;
+ * - `credential`: a session, an API key or an OAuth token, checked against `scope` and `role`;
+ * - `session`: a dashboard session only (used where a key must not act, e.g. creating workspaces
+ *   is allowed to keys too, so it is rare);
+ * - `admin`: the operator's `X-Admin-Token`.
+ */
+export type RouteAuth = 'public' | 'credential' | 'session' | 'admin';
+
+/**
+ * Where a credential route's workspace comes from, resolved before its handler runs:
+ * - `path`: the `:workspaceId` in its path;
+ * - `link` / `qr`: the workspace of the link (`:linkId`) or QR code (`:qrId`) it names;
+ * - `credential`: the workspace the API key or OAuth token is bound to (refused to other credentials);
+ * - `none`: the route acts on the account, in no workspace.
+ * Membership, role, scope and both rate-limit buckets are checked against that workspace.
+ */
+export type WorkspaceSource = 'path' | 'link' | 'qr' | 'credential' | 'none';
+
+export interface RouteDef {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Fastify-style path (`:param`); the client fills it in, OpenAPI shows `{param}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  auth: RouteAuth;
+  /** Required for `credential` and `session` routes (the server refuses to start without it). */
+  workspace?: WorkspaceSource;
+  /** Scope a key or OAuth token must carry. */
+  scope?: Scope;
+  /** Weakest workspace role allowed, for routes acting in a workspace. */
+  role?: Role;
+  status: 200 | 201;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  response: z.ZodType;
+  /** Honour `Idempotency-Key` (CONTRACT 4). */
+  idempotent?: boolean;
+  /** Answer the data itself, without the envelope (the integration surface under /api/v1). */
+  bare?: boolean;
+}
+
+export function route<const R extends RouteDef>(r: R): R {
+  return r;
+}

@@ -1,0 +1,58 @@
+import { lazy, Suspense, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Link, Workspace } from '@hop/shared';
+import { useApi } from '../api.js';
+import { atLeast } from '../workspace.js';
+import { ErrorAlert } from './error-alert.js';
+import { Empty, Loading } from './states.js';
+import { CopyButton } from './copy-button.js';
+
+const QrDesigner = lazy(() => import('../qr/qr-designer.js'));
+
+/** The API serves this app, so its public URLs are fetched from this origin whatever host they name. */
+const here = (url: string) => { const u = new URL(url); return u.pathname + u.search; };
+
+/** A link's QR codes with their downloads, and the designer for a new one (members and up). */
+export function LinkQrCodes({ workspace, link }: { workspace: Workspace; link: Link }) {
+  const api = useApi();
+  const queries = useQueryClient();
+  const [designing, setDesigning] = useState(false);
+  const key = ['qr', link.id];
+  const list = useQuery({ queryKey: key, queryFn: async () => (await api.call('listQrCodes', { params: { linkId: link.id }, query: { limit: 50 } })).data });
+  const canWrite = atLeast(workspace.role, 'member');
+  const remove = async (qrId: string) => {
+    if (!window.confirm('Delete this QR code? Printed copies will stop working.')) return;
+    await api.call('deleteQrCode', { params: { qrId } });
+    await queries.invalidateQueries({ queryKey: key });
+  };
+  return (
+    <section aria-labelledby="qr-heading">
+      <h2 id="qr-heading">QR codes</h2>
+      {canWrite ? (
+        designing ? (
+          <Suspense fallback={<Loading what="Loading the QR designer" />}>
+            <QrDesigner previewText={link.shortUrl} onCreate={async (body) => {
+              await api.call('createQrCode', { params: { linkId: link.id }, body });
+              await queries.invalidateQueries({ queryKey: key });
+              setDesigning(false);
+            }} />
+          </Suspense>
+        ) : <button type="button" onClick={() => setDesigning(true)}>New QR code</button>
+      ) : null}
+      <ErrorAlert error={list.error} />
+      {list.isLoading ? <Loading what="Loading QR codes" /> : null}
+      {list.data?.length === 0 ? <Empty><p>No QR codes yet.</p></Empty> : null}
+      <ul className="qr-list">
+        {list.data?.map((q) => (
+          <li key={q.id} className="card">
+            {q.format === 'pdf' ? <p className="hint">PDF, {q.size} px</p> : <img src={here(q.publicUrl)} alt={`QR code for ${link.shortUrl}`} width={160} height={160} loading="lazy" />}
+            <p className="hint">{q.format.toUpperCase()} · {q.size} px · {q.errorCorrection} · {q.foregroundColor} on {q.backgroundColor}</p>
+            <a className="button secondary" href={here(q.publicUrl)} download={`${link.slug}-${q.id}.${q.format}`}>Download {q.format.toUpperCase()}</a>{' '}
+            <CopyButton value={q.publicUrl} label="Copy image URL" />{' '}
+            {canWrite ? <button type="button" className="link-button" onClick={() => void remove(q.id)}>Delete</button> : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

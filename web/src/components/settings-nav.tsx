@@ -1,0 +1,20 @@
+import { NavLink } from 'react-router';
+import type { Workspace } from '@hop/shared';
+import { atLeast } from '../workspace.js';
+
+/** The settings pages a role may open. */
+export function SettingsNav({ workspace }: { workspace: Workspace }) {
+  const base = `/${workspace.slug}/settings`;
+  const items: [string, string, boolean][] = [
+    [base, 'General', true],
+    [`${base}/members`, 'Members', true],
+    [`${base}/keys`, 'API keys', true],
+    [`${base}/oauth-clients`, 'OAuth clients', atLeast(workspace.role, 'admin')],
+    [`${base}/billing`, 'Billing', workspace.role === 'owner'],
+  ];
+  return (
+    <nav aria-label="Settings" className="tabs">
+      {items.filter(([, , show]) => show).map(([to, label]) => <NavLink key={to} to={to} end>{label}</NavLink>)}
+    </nav>
+  );
+}
