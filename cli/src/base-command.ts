@@ -84,7 +84,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   /** A link named by id or slug (a slug is looked up in the workspace of `--workspace`/the default). */
-  protected async linkId(ref: string, workspace?: string): Promise<string> {
+  protected async resolveLinkId(ref: string, workspace?: string): Promise<string> {
     if (isLinkId(ref)) return ref;
     return linkIdFor(this.api, await this.workspaceId(workspace), ref);
   }

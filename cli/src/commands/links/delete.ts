@@ -16,7 +16,7 @@ export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
 
   async run(): Promise<Link> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    const linkId = await this.linkId(this.args.linkId, this.flags.workspace);
+    const linkId = await this.resolveLinkId(this.args.linkId, this.flags.workspace);
     if (!this.flags.yes) {
       // A script must say --yes: a deletion is never the default of an unattended run.
       if (!this.interactive) throw new UsageError('refusing to delete without --yes when not on a terminal');

@@ -13,7 +13,7 @@ export default class LinksGet extends BaseCommand<typeof LinksGet> {
 
   async run(): Promise<Link> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    const linkId = await this.linkId(this.args.linkId, this.flags.workspace);
+    const linkId = await this.resolveLinkId(this.args.linkId, this.flags.workspace);
     const { data } = await this.api.call('getLink', { params: { workspaceId, linkId } });
     if (!this.jsonEnabled()) printRecord(linkRecord(data));
     return data;

@@ -25,7 +25,7 @@ export default class LinksTail extends BaseCommand<typeof LinksTail> {
     if (!credential) throw new AuthRequiredError();
     const workspaceId = await this.workspaceId(this.flags.workspace);
     // An unknown link fails now rather than waiting forever for visits that cannot come.
-    const only = this.flags.link ? await this.linkId(this.flags.link, this.flags.workspace) : undefined;
+    const only = this.flags.link ? await this.resolveLinkId(this.flags.link, this.flags.workspace) : undefined;
     const stop = stopSignal();
     const tty = Boolean(process.stdout.isTTY);
     await followEventStream({

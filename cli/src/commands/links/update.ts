@@ -30,7 +30,7 @@ export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
   async run(): Promise<Link> {
     const body = linkBodyFromFlags(this.flags);
     if (this.flags['password-stdin']) body.password = await readPasswordStdin();
-    const linkId = await this.linkId(this.args.linkId, this.flags.workspace);
+    const linkId = await this.resolveLinkId(this.args.linkId, this.flags.workspace);
     if (this.flags['add-tag'] || this.flags['remove-tag']) body.tags = await this.editedTags(linkId);
     if (!Object.keys(body).length) throw new UsageError('nothing to change: pass at least one field flag (see --help)');
     const { data } = this.flags.workspace

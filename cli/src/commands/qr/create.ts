@@ -35,7 +35,7 @@ export default class QrCreate extends BaseCommand<typeof QrCreate> {
       logoSize: f['logo-size'],
       errorCorrection: f.ec as CreateQrCodeBody['errorCorrection'],
     };
-    const { data } = await this.api.call('createQrCode', { params: { linkId: await this.linkId(this.args.link, f.workspace) }, body });
+    const { data } = await this.api.call('createQrCode', { params: { linkId: await this.resolveLinkId(this.args.link, f.workspace) }, body });
     if (this.jsonEnabled()) return data;
     if (process.stdout.isTTY) printRecord(qrRecord(data));
     else process.stdout.write(`${data.publicUrl}\n`);

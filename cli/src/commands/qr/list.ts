@@ -17,7 +17,7 @@ export default class QrList extends BaseCommand<typeof QrList> {
   };
 
   async run(): Promise<QrCode[]> {
-    const linkId = await this.linkId(this.args.link, this.flags.workspace);
+    const linkId = await this.resolveLinkId(this.args.link, this.flags.workspace);
     const { data: codes, nextCursor: cursor } = await this.api.paginate('listQrCodes', {
       params: { linkId }, query: { limit: this.flags.limit, cursor: this.flags.cursor },
     }, { maxPages: this.flags.all ? undefined : 1 });

@@ -18,7 +18,7 @@ export default class QrShow extends BaseCommand<typeof QrShow> {
     if (link.startsWith('qr_')) {
       qr = (await this.api.call('getQrCode', { params: { qrId: link } })).data;
     } else {
-      qr = (await this.api.call('listQrCodes', { params: { linkId: await this.linkId(link, this.flags.workspace) }, query: { limit: 1 } })).data[0];
+      qr = (await this.api.call('listQrCodes', { params: { linkId: await this.resolveLinkId(link, this.flags.workspace) }, query: { limit: 1 } })).data[0];
       if (!qr) throw new UsageError(`${link} has no QR code yet: create one with \`hop qr create ${link}\``);
     }
     if (!this.jsonEnabled()) {
