@@ -66,7 +66,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return this.#client;
   }
 
-  /** A key goes in X-API-Key, anything else is a bearer token (CONTRACT 2). */
+  /** A key goes in X-API-Key, anything else is a bearer token (docs/api.md, Access). */
   protected clientFor(apiUrl: string, credential: string): HopClient {
     const auth = credentialKind(credential) === 'api-key' ? { apiKey: credential } : { token: credential };
     const client = createHopClient({ baseUrl: apiUrl, userAgent: `hop-cli/${this.config.version}`, ...auth });

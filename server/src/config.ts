@@ -10,7 +10,7 @@ const isDnsServer = (s: string) => {
 };
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL');
 
-/** The environment, per CONTRACT 10. Parsed once at start; a wrong value stops the server. */
+/** The environment, per docs/api.md, Operating the server. Parsed once at start; a wrong value stops the server. */
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -44,14 +44,18 @@ const EnvSchema = z.object({
   /** Parts of the server to switch off, comma-separated: api, redirector, dispatcher, jobs. */
   HOP_DISABLE: z.string().regex(/^[a-z,\s]*$/, 'a comma-separated list of api, redirector, dispatcher, jobs').optional(),
   HOP_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Plan rate limits (CONTRACT 3): `off` only for benchmarks that measure what they cost. */
+  /** Plan rate limits (docs/api.md, Limits): `off` only for benchmarks that measure what they cost. */
   HOP_RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   /** Multiplies every request limit; the shared test server runs at 1000 so suites fit in them. */
   HOP_RATE_LIMIT_SCALE: z.coerce.number().positive().max(1_000_000).default(1),
   /** Multiplies the minute and hour windows; tests that wait for a window to reset shorten them. */
   HOP_RATE_LIMIT_WINDOW_SCALE: z.coerce.number().positive().max(1).default(1),
-  /** How often buffered clicks are written, in ms (at most every second, CONTRACT 5). */
+  /** How often buffered clicks are written, in ms (at most every second, docs/api.md, The redirector). */
   HOP_CLICK_FLUSH_MS: z.coerce.number().int().min(10).max(1000).default(1000),
+  /** Bytes the click spool (visits kept on disk while the database is unreachable) may hold. */
+  HOP_CLICK_SPOOL_MAX_BYTES: z.coerce.number().int().min(0).default(1024 ** 3),
+  /** Visits kept in memory when neither the database nor the spool takes them (default 200,000). */
+  HOP_CLICK_BUFFER_MAX: z.coerce.number().int().min(1).default(200_000),
 });
 
 export interface Config {
@@ -76,6 +80,8 @@ export interface Config {
   smtpUrl?: string;
   logLevel: string;
   clickFlushMs: number;
+  clickSpoolMaxBytes: number;
+  clickBufferMax: number;
   webhookRetryScale: number;
   expiryCheckMs: number;
   disabled: Set<string>;
@@ -118,6 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     logLevel: e.HOP_LOG_LEVEL,
     clickFlushMs: e.HOP_CLICK_FLUSH_MS,
+    clickSpoolMaxBytes: e.HOP_CLICK_SPOOL_MAX_BYTES,
+    clickBufferMax: e.HOP_CLICK_BUFFER_MAX,
     webhookRetryScale: e.HOP_WEBHOOK_RETRY_SCALE,
     expiryCheckMs: e.HOP_EXPIRY_CHECK_MS,
     disabled: new Set((e.HOP_DISABLE ?? '').split(',').map((p) => p.trim()).filter(Boolean)),

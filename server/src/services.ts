@@ -13,6 +13,7 @@ import { createApiKeysService } from './domain/api-keys/api-keys-service.js';
 import { createLinksService } from './domain/links/links-service.js';
 import { createIdempotencyService } from './domain/idempotency/idempotency-service.js';
 import { createClickPipeline } from './domain/clicks/click-pipeline.js';
+import { createClickSpool } from './domain/clicks/click-spool.js';
 import { createVisitorSalts } from './domain/clicks/visitor-salts.js';
 import { createGeoLookup } from './domain/clicks/visit-details.js';
 import { createRedirectLinks } from './domain/links/redirect-links.js';
@@ -49,7 +50,7 @@ import { createOAuthService } from './domain/oauth/oauth-service.js';
 import { createDeviceCodes } from './domain/oauth/device-codes.js';
 import { createInviteMailer, type SendInvite } from './domain/mail/invite-mailer.js';
 
-/** HOP_SECRET, or one generated once into HOP_DATA_DIR and reused on every start (CONTRACT 10). */
+/** HOP_SECRET, or one generated once into HOP_DATA_DIR and reused on every start (docs/api.md, Operating the server). */
 export function loadSecret(config: Pick<Config, 'secret' | 'dataDir'>): string {
   if (config.secret) return config.secret;
   const file = join(config.dataDir, 'secret');
@@ -82,6 +83,10 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     flushEveryMs: config.clickFlushMs,
     onError: (err) => opts.log?.error({ err }, 'writing clicks failed; they stay buffered for the next flush'),
     onDropped: (n) => opts.log?.warn({ dropped: n }, 'click buffer full: oldest visits dropped'),
+    // Visits the database cannot take wait on disk, in order, and are written once it is back.
+    spool: createClickSpool({ dir: join(config.dataDir, 'click-spool'), maxBytes: config.clickSpoolMaxBytes }),
+    maxBuffered: config.clickBufferMax,
+    onSpoolFull: (bytes) => opts.log?.error({ bytes }, 'click spool full (HOP_CLICK_SPOOL_MAX_BYTES): visits wait in memory, the oldest dropped past HOP_CLICK_BUFFER_MAX'),
   });
   const salts = createVisitorSalts({ db, clock });
   const redirectLinks = createRedirectLinks({ db });
@@ -92,7 +97,7 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
   const qr = createQrService({
     db, clock, newId,
     config: { baseUrl: config.baseUrl, shortDomain: config.shortDomain, shortScheme: config.shortScheme },
-    // CONTRACT 7: an HTTPS PNG of at most 1 MiB, within 5 s, under the webhook address rules.
+    // docs/api.md, QR codes: an HTTPS PNG of at most 1 MiB, within 5 s, under the webhook address rules.
     fetchLogo: async (url) => (await safeFetch(url, { allowPrivate: config.allowPrivateUrls, maxBytes: 1024 * 1024, timeoutMs: 5000, field: 'logoUrl' })).body,
     onDeleted: (linkId) => qrTargets.invalidateLink(linkId),
   });
@@ -120,7 +125,7 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     checkUrl: createUrlGuard({ allowPrivate: config.allowPrivateUrls }),
     config: { dashboardUrl: config.dashboardUrl, shortDomain: config.shortDomain, shortScheme: config.shortScheme },
   });
-  // Counters shared by every process: in Redis when configured, else in the database (CONTRACT 3).
+  // Counters shared by every process: in Redis when configured, else in the database (docs/api.md, Limits).
   const rateLimits = createRateLimitsService({
     db,
     secret: secretText,

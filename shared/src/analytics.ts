@@ -52,7 +52,7 @@ export const TopLinkSchema = z.object({
   uniqueClicks: z.number().int(),
 });
 
-/** The breakdowns are present without `groupBy`; `groups` with it (CONTRACT 6). */
+/** The breakdowns are present without `groupBy`; `groups` with it (docs/api.md, Analytics). */
 export const AnalyticsSchema = z
   .object({
     start: z.iso.date(),

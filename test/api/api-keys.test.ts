@@ -1,4 +1,4 @@
-// CONTRACT 2: API keys (X-API-Key), shown once, bound to one workspace, limited by scopes and by
+// docs/api.md, Access: API keys (X-API-Key), shown once, bound to one workspace, limited by scopes and by
 // their creator's role.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -125,7 +125,7 @@ test('scopes are enforced: 403 INSUFFICIENT_SCOPE with requiredScope and granted
   await succeeds(writer.api, 'updateLinkById', { params: { linkId: link.id }, body: { title: 'ok' } });
   await succeeds(writer.api, 'deleteLink', { params: { ...params, linkId: link.id } });
 
-  // keys:manage lets a key manage keys, never grant a scope it does not hold (CONTRACT 11).
+  // keys:manage lets a key manage keys, never grant a scope it does not hold (docs/api.md, Access).
   const manager = await apiKey(t, ['keys:manage']);
   const e4 = await fails(manager.api, 'createApiKey', { params, body: { name: 'made by key', scopes: ['links:read'] } }, 'INSUFFICIENT_SCOPE', 403);
   assert.equal(e4.details.requiredScope, 'links:read');

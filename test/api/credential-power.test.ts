@@ -1,4 +1,4 @@
-// Credentials never grant more than they hold (CONTRACT 11): a key or OAuth token creates keys
+// Credentials never grant more than they hold (docs/api.md, Access): a key or OAuth token creates keys
 // with at most its own scopes and registers OAuth clients only when it holds every scope such a
 // client may ask for; a session grants up to its role (checked at each request, see
 // api-keys.test.ts). Session tokens without an expiry are refused.

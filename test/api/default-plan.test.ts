@@ -1,4 +1,4 @@
-// HOP_DEFAULT_PLAN (CONTRACT 11): the plan of new workspaces, so a self-hosted server need not
+// HOP_DEFAULT_PLAN (docs/api.md, Access): the plan of new workspaces, so a self-hosted server need not
 // throttle its only team like a SaaS free tier; and a 429 says when the window resets and that
 // the operator can raise the limit.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// CONTRACT 1: the wire conventions on every answer — envelope, error shape, bad JSON, unknown fields,
+// docs/api.md, Wire conventions: the wire conventions on every answer — envelope, error shape, bad JSON, unknown fields,
 // wrong types, body limit, unknown routes, no stack traces, X-Request-Id, timestamps and ids.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Link-password lockouts hold under concurrency (CONTRACT 5, 11): an attempt takes its place in
+// Link-password lockouts hold under concurrency (docs/api.md, The redirector): an attempt takes its place in
 // the visitor's window before its hash is checked, so a burst of concurrent guesses checks at most
 // 5 hashes a minute, and the right password sent at the end of the burst is locked out too.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// CONTRACT 1 and 4: bulk creation (one result per input, in order) and Idempotency-Key on POSTs.
+// docs/api.md, Wire conventions; Links: bulk creation (one result per input, in order) and Idempotency-Key on POSTs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { apiKey, assertErrorShape, fails, idPattern, rawFails, send, succeeds, team, unique } from '../helpers/api.js';

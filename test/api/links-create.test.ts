@@ -1,4 +1,4 @@
-// CONTRACT 4: creating links — slugs, reserved words, URL rules, UTM, tags, limits, plan gates, the
+// docs/api.md, Links: creating links — slugs, reserved words, URL rules, UTM, tags, limits, plan gates, the
 // complete link object — and reading one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// CONTRACT 3 and 4: listing links — cursor pagination, limits, sorts, filters and full-text search.
+// docs/api.md, Limits; Links: listing links — cursor pagination, limits, sorts, filters and full-text search.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Link, ListLinksQuery } from '@hop/shared';

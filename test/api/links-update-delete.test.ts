@@ -1,5 +1,5 @@
-// CONTRACT 4: changing links on both paths (PATCH /v1/workspaces/{ws}/links/{id} and
-// PATCH /v1/links/{id}) and deleting them, with the role rules of CONTRACT 2.
+// docs/api.md, Links: changing links on both paths (PATCH /v1/workspaces/{ws}/links/{id} and
+// PATCH /v1/links/{id}) and deleting them, with the role rules of docs/api.md, Access.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Link } from '@hop/shared';

@@ -1,4 +1,4 @@
-// Account passwords (CONTRACT 11): /v1/auth/login and the OAuth sign-in form share one limiter:
+// Account passwords (docs/api.md, Access): /v1/auth/login and the OAuth sign-in form share one limiter:
 // 30 checks a minute per address, and 10 wrong passwords in 15 minutes lock the account for 15
 // minutes, the right password included. Slow hashes run in bounded lanes, so a flood of guesses
 // on link passwords never queues in front of a person logging in.

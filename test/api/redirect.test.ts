@@ -1,4 +1,4 @@
-// CONTRACT 4 and 5: the redirector, served by the test server on its API host for the default short
+// docs/api.md, Links; The redirector: the redirector, served by the test server on its API host for the default short
 // domain. Clicks are flushed every 100 ms in tests, so counts are polled, never slept for.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

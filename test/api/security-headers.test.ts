@@ -1,4 +1,4 @@
-// Every HTML page (CONTRACT 11) carries a Content-Security-Policy, X-Frame-Options: DENY,
+// Every HTML page (docs/api.md, Operating the server) carries a Content-Security-Policy, X-Frame-Options: DENY,
 // X-Content-Type-Options: nosniff and a Referrer-Policy: the redirector's password form and its
 // 404/410/429 pages, the OAuth pages and /docs.
 import { test } from 'node:test';

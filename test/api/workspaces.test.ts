@@ -1,4 +1,4 @@
-// CONTRACT 2: workspaces (create, slug rules, rename, delete, list, get, members) and the operator's
+// docs/api.md, Access: workspaces (create, slug rules, rename, delete, list, get, members) and the operator's
 // plan change.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -119,7 +119,7 @@ export async function eventually<T>(check: () => Promise<T | undefined>, ms = 50
   throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
 }
 
-/** ISO 8601 UTC with milliseconds, as CONTRACT 1 writes every timestamp. */
+/** ISO 8601 UTC with milliseconds, as docs/api.md, Wire conventions writes every timestamp. */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const idPattern = (prefix: string) => new RegExp(`^${prefix}_[0-9A-Za-z]{16,}$`);
 
@@ -157,7 +157,7 @@ export function send<N extends RouteName>(api: HopClient, name: N, input: RouteI
   return api.raw(def.method, fillPath(def.path, i.params) + toQueryString(i.query), { body: i.body, headers });
 }
 
-/** The error body of CONTRACT 1, exactly: nothing more (no stack), nothing less. */
+/** The error body of docs/api.md, Wire conventions, exactly: nothing more (no stack), nothing less. */
 export function assertErrorShape(res: RawResponse, code: ErrorCode, status: number) {
   assert.equal(ERROR_STATUS[code], status, `the contract gives ${code} the status ${status}`);
   assert.equal(res.status, status, `status of ${res.text.slice(0, 300)}`);

@@ -3,7 +3,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
 import { createServer } from 'node:http';
-import { requestIdFor } from './request-id.js';
+import { requestIdFor } from '../domain/request-id.js';
 import { errorHandlerPlugin, sendError } from './plugins/error-handler.js';
 import { createMetrics, metricsRoutes, type Metrics } from './plugins/metrics.js';
 import { parseJsonBody } from './plugins/json-body.js';

@@ -40,6 +40,14 @@ export function createMetrics(services: Services) {
     collect() { this.set(services.clicks.depth); },
   });
   new Gauge({
+    name: 'hop_click_spool_bytes', help: 'Bytes of visits spooled to disk while the database was unreachable', registers: [registry],
+    collect() { this.set(services.clicks.spooledBytes); },
+  });
+  new Gauge({
+    name: 'hop_click_spool_full', help: '1 while the click spool is full (HOP_CLICK_SPOOL_MAX_BYTES)', registers: [registry],
+    collect() { this.set(services.clicks.spoolFull ? 1 : 0); },
+  });
+  new Gauge({
     name: 'hop_webhook_deliveries', help: 'Webhook deliveries by status (whole database)', registers: [registry],
     labelNames: ['status'],
     async collect() {

@@ -5,7 +5,7 @@ import type { Services } from '../../services.js';
 
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 
-/** X-RateLimit-* for the tighter window (CONTRACT 3); a refusal becomes 429 (Retry-After: see error-handler.ts). */
+/** X-RateLimit-* for the tighter window (docs/api.md, Limits); a refusal becomes 429 (Retry-After: see error-handler.ts). */
 function apply(decision: Decision, reply: FastifyReply, now: number) {
   const s: BucketStatus | null = decision.status;
   if (!s) return;

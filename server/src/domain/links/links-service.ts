@@ -69,7 +69,7 @@ export function createLinksService(deps: {
     }
   }
 
-  /** The default short domain, or a verified domain of the actor's workspace (CONTRACT 4). */
+  /** The default short domain, or a verified domain of the actor's workspace (docs/api.md, Links). */
   async function resolveDomain(q: Queryable, workspaceId: string, domain: string | undefined): Promise<string> {
     const d = (domain ?? config.shortDomain).trim().toLowerCase();
     if (d === config.shortDomain) return d;
@@ -163,7 +163,7 @@ export function createLinksService(deps: {
   const failure = (index: number, err: HopError): BulkResult => ({ index, success: false, error: err });
 
   /**
-   * Creates each link on its own: one bad element fails alone, in input order (CONTRACT 1). The
+   * Creates each link on its own: one bad element fails alone, in input order (docs/api.md, Wire conventions). The
    * good ones go in together: one transaction, one multi-row insert and one batch of events,
    * instead of a transaction of six statements per link.
    */

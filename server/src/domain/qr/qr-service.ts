@@ -57,7 +57,7 @@ export interface QrTarget {
 }
 
 /**
- * QR codes of links (CONTRACT 7): options, quota, logo, render once at creation, the public
+ * QR codes of links (docs/api.md, QR codes): options, quota, logo, render once at creation, the public
  * download, and scan analytics read from the clicks of source `qr`.
  */
 export function createQrService(deps: {
@@ -87,7 +87,7 @@ export function createQrService(deps: {
     createdAt: r.created_at.toISOString(),
   });
 
-  /** Creations in the last hour, counted in the database so every process shares the quota (CONTRACT 3). */
+  /** Creations in the last hour, counted in the database so every process shares the quota (docs/api.md, Limits). */
   async function checkQuota(q: Queryable, ws: Pick<Membership, 'workspaceId' | 'plan'>) {
     const limit = PLAN_LIMITS[ws.plan].qrPerHour;
     if (limit === null) return;

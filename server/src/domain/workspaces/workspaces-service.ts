@@ -139,7 +139,7 @@ export function createWorkspacesService(deps: { db: Database; newId: IdGenerator
       return pageOf(rows, q.limit, present, (r) => afterCreated({ created_at: r.created_at, id: r.user_id }));
     },
 
-    /** The operator's plan change (CONTRACT 2); `rateLimit: null` returns to the plan's defaults. */
+    /** The operator's plan change (docs/api.md, Access); `rateLimit: null` returns to the plan's defaults. */
     async adminUpdate(workspaceId: string, body: AdminUpdateWorkspaceBody): Promise<AdminWorkspace> {
       const keepLimits = body.rateLimit === undefined;
       const [row] = await db.query<WorkspaceRow>(
