@@ -4,6 +4,7 @@ import type { CreateLinkBody, Link } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
 import { linkFieldFlags, workspaceFlag } from '../../flags.js';
 import { linkBodyFromFlags } from '../../link-body.js';
+import { readPasswordStdin } from '../../prompts.js';
 
 export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   static summary = 'Shorten a URL; prints the short URL';
@@ -11,6 +12,7 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   static examples = [
     '<%= config.bin %> links create https://example.com/launch --slug launch --tag promo --expires 7d',
     'URL=$(<%= config.bin %> links create https://example.com --utm-source newsletter)',
+    'echo "$LINK_PASSWORD" | <%= config.bin %> links create https://example.com/private --password-stdin',
   ];
   static args = { url: Args.string({ required: true, description: 'destination: an absolute http(s) URL' }) };
   static flags = {
@@ -22,6 +24,7 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   async run(): Promise<Link> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const body = { ...linkBodyFromFlags(this.flags), url: this.args.url } as CreateLinkBody;
+    if (this.flags['password-stdin']) body.password = await readPasswordStdin();
     const { data } = await this.api.call('createLink', {
       params: { workspaceId },
       body,
