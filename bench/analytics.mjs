@@ -15,7 +15,11 @@ try {
   const { token, workspaceId, slugs } = await seedLinks(hop.url, 2);
   const [big, small] = await sql`select id, slug from links where workspace_id = ${workspaceId} and slug = any(${slugs}) order by slug`;
   process.stderr.write(`seeding ${CLICKS.toLocaleString()} clicks...\n`);
-  const seed = (linkId, n) => sql.unsafe(`
+  // Writers of the click log hold its gate (shared) while they append, as the pipeline does: the
+  // aggregation job then never passes clicks not yet committed.
+  const seed = (linkId, n) => sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock_shared(72410301)`;
+    await tx.unsafe(`
     insert into clicks (link_id, workspace_id, source, clicked_at, visitor_hash, country, device, browser, os, referrer, is_bot)
     select $1, $2, 'link', now() - (random() * interval '29 days'), 'v' || (random() * 50000)::int,
       (array['US','GB','DE','FR','IN','BR','JP'])[1 + (random() * 6)::int],
@@ -24,6 +28,7 @@ try {
       (array['Windows','macOS','iOS','Android','Linux'])[1 + (random() * 4)::int],
       (array['google.com','t.co','github.com',null])[1 + (random() * 3)::int], false
     from generate_series(1, $3)`, [linkId, workspaceId, n]);
+  });
   await seed(big.id, CLICKS);
   await seed(small.id, 10);
   // The server's aggregation job rolls the seeded clicks up, 100,000 a run, as it would real ones.

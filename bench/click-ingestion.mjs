@@ -7,7 +7,7 @@
 // Usage: node bench/click-ingestion.mjs   (HOP_BENCH_SECONDS=10 shortens the run while developing)
 import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
-import { freshPostgres, REFERRERS, seedLinks, startBaseline, startHop, USER_AGENTS } from './lib/servers.mjs';
+import { freshPostgres, METRICS_AUTH, REFERRERS, seedLinks, startBaseline, startHop, USER_AGENTS } from './lib/servers.mjs';
 import { fmt, load, writeSection } from './lib/measure.mjs';
 
 const SECONDS = Number(process.env.HOP_BENCH_SECONDS ?? 60);
@@ -31,7 +31,7 @@ function memory() {
 
 /** Visits waiting to be written, from GET /metrics (null if the gauge is not there). */
 async function bufferDepth() {
-  const text = await (await fetch(`${hop.url}/metrics`)).text().catch(() => '');
+  const text = await (await fetch(`${hop.url}/metrics`, { headers: METRICS_AUTH })).text().catch(() => '');
   const m = /^hop_click_buffer_depth (\d+)/m.exec(text);
   return m ? Number(m[1]) : null;
 }

@@ -34,6 +34,8 @@ if (openssl.status === 0) process.env.HOP_TEST_TLS_DIR = tlsDir;
 const adminToken = 'test-admin-token-0123456789';
 // Every server of a run shares one secret, as a fleet on one database must (sessions, webhook secrets).
 process.env.HOP_TEST_SECRET ??= 'test-secret-shared-by-every-server-of-a-run';
+// Every server of a run serves /metrics to this token (tests send it as a Bearer token).
+process.env.HOP_TEST_METRICS_TOKEN ??= 'test-metrics-token-0123456789';
 // The suite makes far more requests per user than a free plan allows (20 a minute): every server
 // of the run (this one and those tests start) takes limits 1000 times the plan's. Tests of the
 // limits themselves start servers with HOP_RATE_LIMIT_SCALE=1.

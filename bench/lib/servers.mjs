@@ -20,11 +20,15 @@ export function freshPostgres() {
   };
 }
 
+/** GET /metrics answers only to this token on the benchmarks' servers. */
+export const METRICS_TOKEN = 'bench-metrics-token-0123456789';
+export const METRICS_AUTH = { authorization: `Bearer ${METRICS_TOKEN}` };
+
 export async function startHop(env = {}, nodeArgs = []) {
   return startServer({
     nodeArgs,
     dataDir: mkdtempSync(join(tmpdir(), 'hop-bench-')),
-    env: { HOP_ADMIN_TOKEN: ADMIN_TOKEN, HOP_LOG_LEVEL: 'error', HOP_RATE_LIMITS: 'off', ...env },
+    env: { HOP_ADMIN_TOKEN: ADMIN_TOKEN, HOP_METRICS_TOKEN: METRICS_TOKEN, HOP_LOG_LEVEL: 'error', HOP_RATE_LIMITS: 'off', ...env },
     timeoutMs: 120_000,
   });
 }

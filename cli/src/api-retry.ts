@@ -49,7 +49,7 @@ export interface RetryEvents {
 /**
  * The one retry policy of the CLI, around the client every command gets from BaseCommand. Every
  * request that writes carries an `Idempotency-Key`, the same on each retry, so a create the server
- * did but whose answer was lost is not made twice (CONTRACT 4).
+ * did but whose answer was lost is not made twice (docs/api.md, Links).
  */
 export function withRetry(client: HopClient, policy: RetryPolicy, events: RetryEvents = {}): HopClient {
   const sleep = events.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));

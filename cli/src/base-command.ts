@@ -1,12 +1,15 @@
 import { Command, Errors, type Interfaces } from '@oclif/core';
 import { createHopClient, type HopClient } from '@hop/shared/client';
 import { Flags } from '@oclif/core';
-import { AuthRequiredError, UsageError, describeError, exitCodeFor } from './errors.js';
+import { AuthRequiredError, EXIT, describeError, exitCodeFor } from './errors.js';
+import { parseErrorLine } from './parse-errors.js';
 import { DEFAULT_RETRY, NO_RETRY, withRetry } from './api-retry.js';
 import { credentialKind, openConfigStore, resolveSettings, type ConfigStore, type Settings } from './config-store.js';
 import { refreshIfExpiring } from './oauth-login.js';
 import { printRecord } from './render.js';
+import { clean } from './text-hygiene.js';
 import { resolveWorkspace } from './workspace-ref.js';
+import { isLinkId, linkIdFor } from './link-ref.js';
 
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
@@ -63,7 +66,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return this.#client;
   }
 
-  /** A key goes in X-API-Key, anything else is a bearer token (CONTRACT 2). */
+  /** A key goes in X-API-Key, anything else is a bearer token (docs/api.md, Access). */
   protected clientFor(apiUrl: string, credential: string): HopClient {
     const auth = credentialKind(credential) === 'api-key' ? { apiKey: credential } : { token: credential };
     const client = createHopClient({ baseUrl: apiUrl, userAgent: `hop-cli/${this.config.version}`, ...auth });
@@ -78,6 +81,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** The workspace to act in: `--workspace`/HOP_WORKSPACE (id or slug), else the default; see workspace-ref.ts. */
   protected async workspaceId(explicit: string | undefined = process.env.HOP_WORKSPACE || undefined): Promise<string> {
     return (await resolveWorkspace(this.api, this.settings, explicit)).id;
+  }
+
+  /** A link named by id or slug (a slug is looked up in the workspace of `--workspace`/the default). */
+  protected async resolveLinkId(ref: string, workspace?: string): Promise<string> {
+    if (isLinkId(ref)) return ref;
+    return linkIdFor(this.api, await this.workspaceId(workspace), ref);
   }
 
   /** A human can answer a prompt: stdin is a terminal and this is not a CI job. */
@@ -103,7 +112,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   protected async catch(err: Error & { exitCode?: number }): Promise<never> {
     if (err instanceof Errors.ExitError) throw err;
-    process.stderr.write(`Error: ${describeError(err)}\n`);
+    const usage = parseErrorLine(err, this.id ?? '', this.config.bin, this.ctor);
+    if (usage) {
+      process.stderr.write(`Error: ${usage}\n`);
+      return this.exit(EXIT.usage) as never;
+    }
+    process.stderr.write(`Error: ${clean(describeError(err))}\n`);
     if (process.env.HOP_DEBUG && err.stack) process.stderr.write(`${err.stack}\n`);
     return this.exit(exitCodeFor(err)) as never;
   }

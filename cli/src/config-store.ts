@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import Conf from 'conf';
+import { UsageError } from './errors.js';
 
 export const DEFAULT_API_URL = 'http://localhost:3000';
 
@@ -57,10 +58,28 @@ export function credentialKind(credential: string): CredentialKind {
   return credential.startsWith('hopat_') ? 'oauth' : 'token';
 }
 
+/**
+ * The server address, refused before any request when malformed (exit 2, naming where it came
+ * from): `localhost:3000` or `htp://...` would otherwise fail later with a confusing network error.
+ */
+export function checkApiUrl(value: string, source: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new UsageError(`${source} is not a server address: "${value}" (expected http(s)://host[:port], e.g. http://localhost:3000)`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
 export function resolveSettings(store: ConfigStore, env: NodeJS.ProcessEnv = process.env): Settings {
   const credential = env.HOP_API_KEY || store.get('credential');
+  const apiUrl = env.HOP_API_URL ? checkApiUrl(env.HOP_API_URL, 'HOP_API_URL') : store.get('apiUrl') || DEFAULT_API_URL;
   return {
-    apiUrl: env.HOP_API_URL || store.get('apiUrl') || DEFAULT_API_URL,
+    apiUrl,
     credential,
     credentialKind: credential ? credentialKind(credential) : undefined,
     credentialSource: env.HOP_API_KEY ? 'env' : credential ? 'config' : undefined,

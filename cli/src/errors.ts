@@ -41,13 +41,41 @@ export function exitCodeFor(err: unknown): number {
   return e?.oclif?.exit ?? EXIT.error;
 }
 
-/** One line for stderr: the message, what the server suggests, and the code to search for. */
+/**
+ * Server-side field names as the flags people typed (`expiresAt` → `--expires`), for messages
+ * like "body.expiresAt: must be in the future".
+ */
+const FIELD_FLAGS: Record<string, string> = {
+  expiresAt: '--expires', expiredUrl: '--expired-url', maxClicks: '--max-clicks', utmSource: '--utm-source',
+  utmMedium: '--utm-medium', utmCampaign: '--utm-campaign', foregroundColor: '--fg', backgroundColor: '--bg',
+  logoUrl: '--logo', logoSize: '--logo-size', errorCorrection: '--ec', redirectUris: '--redirect-uri', createdAfter: '--created-after',
+};
+
+const FIELD_NAMES = new RegExp(`\\b(?:body\\.|query\\.)?(${Object.keys(FIELD_FLAGS).join('|')})\\b`, 'g');
+
+export function asFlags(message: string): string {
+  return message.replace(FIELD_NAMES, (_whole, field: string) => FIELD_FLAGS[field]);
+}
+
+/** What to do next, for the errors people meet first. */
+function nextStep(err: HopApiError): string {
+  if (err.code === 'NETWORK_ERROR') {
+    return '; is the server running? Start one with `npm start` in the Hop directory, or point HOP_API_URL (or `hop login --api-url`) at yours';
+  }
+  if (err.code === 'RATE_LIMIT_EXCEEDED') {
+    const at = typeof err.details.resetAt === 'string' ? ` at ${err.details.resetAt.slice(11, 19)} UTC` : '';
+    return `; the window resets${at}. An operator can raise the limits (HOP_DEFAULT_PLAN for new workspaces, or the admin API: PATCH /v1/admin/workspaces/{ws})`;
+  }
+  return '';
+}
+
+/** One line for stderr: the message, what the server suggests, what to do next, and the code to search for. */
 export function describeError(err: unknown): string {
   if (err instanceof HopApiError) {
     const issues = Array.isArray(err.details.issues) ? err.details.issues.length : 0;
     const more = issues > 1 ? ` (and ${issues - 1} more)` : '';
     const suggestion = typeof err.details.suggestion === 'string' ? `; try "${err.details.suggestion}"` : '';
-    return `${err.message}${more}${suggestion} (${err.code})`;
+    return `${asFlags(err.message)}${more}${suggestion}${nextStep(err)} (${err.code})`;
   }
   const e = err as OclifError;
   if (e?.name === 'ExitPromptError' || e?.name === 'AbortPromptError') return 'cancelled';

@@ -2,7 +2,7 @@ import type { CreateLinkBody, Link } from '@hop/shared';
 import type { HopClient } from '@hop/shared/client';
 import { HopApiError } from '@hop/shared/client';
 
-/** The bulk endpoint takes at most this many links per call (CONTRACT 4). */
+/** The bulk endpoint takes at most this many links per call (docs/api.md, Links). */
 export const BULK_MAX = 100;
 
 export interface ItemResult {

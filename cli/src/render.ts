@@ -3,6 +3,7 @@
  * tab-separated line per row with no header, so `cut`, `awk` and `while read` just work.
  * Commands do not call these under --json: oclif prints the returned data instead.
  */
+import { cleanLine } from './text-hygiene.js';
 
 export interface Column<T> {
   header: string;
@@ -16,27 +17,50 @@ const TABLE_CHARS = [
 
 const useColor = () => !process.env.NO_COLOR && Boolean(process.stdout.isTTY);
 
+/** A value as one line of visible text (no control characters: see text-hygiene.ts). */
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (Array.isArray(value)) return value.join(',');
-  return String(value);
+  if (Array.isArray(value)) return cleanLine(value.join(','));
+  return cleanLine(String(value));
 }
+
+const PADDING = 2;
+
+/**
+ * Column widths that fit `columns` terminal cells: the widest column gives up room first, never
+ * below 8 characters (as gh does, the rest is cut with …).
+ */
+export function fitWidths(natural: readonly number[], columns: number): number[] {
+  const widths = [...natural];
+  const total = () => widths.reduce((a, w) => a + w + PADDING, 0) - PADDING;
+  while (total() > columns) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if (widths[widest] <= 8) break;
+    widths[widest] -= 1;
+  }
+  return widths;
+}
+
+const cut = (text: string, width: number) => ([...text].length > width ? `${[...text].slice(0, width - 1).join('')}…` : text);
 
 export async function printTable<T>(rows: readonly T[], columns: readonly Column<T>[]): Promise<void> {
   const cells = rows.map((row) => columns.map((c) => cell(c.value(row))));
   if (!process.stdout.isTTY) {
-    for (const line of cells) process.stdout.write(`${line.map((c) => c.replace(/[\t\n]/g, ' ')).join('\t')}\n`);
+    for (const line of cells) process.stdout.write(`${line.join('\t')}\n`);
     return;
   }
+  const natural = columns.map((c, i) => Math.max(c.header.length, ...cells.map((r) => [...r[i]].length)));
+  const widths = fitWidths(natural, process.stdout.columns || 80);
   const { default: Table } = await import('cli-table3');
   const table = new Table({
-    head: columns.map((c) => c.header),
+    head: columns.map((c, i) => cut(c.header, widths[i])),
     // Borderless, like `gh`: columns aligned, nothing to strip when copying a value.
     chars: Object.fromEntries(TABLE_CHARS.map((c) => [c, ''])),
-    style: { head: useColor() ? ['bold'] : [], border: [], 'padding-left': 0, 'padding-right': 2 },
+    style: { head: useColor() ? ['bold'] : [], border: [], 'padding-left': 0, 'padding-right': PADDING },
   });
-  table.push(...cells);
-  process.stdout.write(`${table.toString()}\n`);
+  table.push(...cells.map((r) => r.map((c, i) => cut(c, widths[i]))));
+  // cli-table3 pads every line to the full width: trailing spaces would wrap a narrow terminal.
+  process.stdout.write(`${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`);
 }
 
 /** One resource: `key  value` lines on a terminal, `key<TAB>value` when piped. */
@@ -61,8 +85,9 @@ const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
  * Horizontal bars drawn with block characters, in eighths of a cell, the longest filling what the
  * terminal leaves after the labels and notes. A non-zero value always shows at least a sliver.
  */
-export function barChart(bars: readonly Bar[], columns = process.stdout.columns || 80): string[] {
-  if (!bars.length) return [];
+export function barChart(input: readonly Bar[], columns = process.stdout.columns || 80): string[] {
+  if (!input.length) return [];
+  const bars = input.map((b) => ({ ...b, label: cleanLine(b.label) }));
   const labelWidth = Math.max(...bars.map((b) => b.label.length));
   const notes = bars.map((b) => b.note ?? String(b.value));
   const noteWidth = Math.max(...notes.map((n) => n.length));
@@ -86,5 +111,5 @@ export function printBarChart(title: string, bars: readonly Bar[]): void {
 
 /** Rows as tab-separated lines with no header: what a pipe gets instead of a table or a chart. */
 export function printRows(rows: readonly (readonly unknown[])[]): void {
-  for (const row of rows) process.stdout.write(`${row.map((c) => cell(c).replace(/[\t\n]/g, ' ')).join('\t')}\n`);
+  for (const row of rows) process.stdout.write(`${row.map((c) => cell(c)).join('\t')}\n`);
 }

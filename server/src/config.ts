@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { PLANS, type Plan } from '@hop/shared';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, 'must be host or host:port');
 /** A resolver address as node's dns accepts it: `ip`, `ip:port` or `[ipv6]:port`. */
@@ -9,7 +10,7 @@ const isDnsServer = (s: string) => {
 };
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL');
 
-/** The environment, per CONTRACT 10. Parsed once at start; a wrong value stops the server. */
+/** The environment, per docs/api.md, Operating the server. Parsed once at start; a wrong value stops the server. */
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -21,6 +22,10 @@ const EnvSchema = z.object({
   HOP_DASHBOARD_URL: httpUrl.optional(),
   HOP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   HOP_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Bearer token that GET /metrics requires; unset, /metrics answers 404. */
+  HOP_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
+  /** The plan of new workspaces; a self-hosted server sets enterprise. */
+  HOP_DEFAULT_PLAN: z.enum(PLANS).default('free'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
   HOP_GEO_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/).optional(),
   HOP_TRUST_PROXY: z.string().optional(),
@@ -46,14 +51,18 @@ const EnvSchema = z.object({
   /** Parts of the server to switch off, comma-separated: api, redirector, dispatcher, jobs. */
   HOP_DISABLE: z.string().regex(/^[a-z,\s]*$/, 'a comma-separated list of api, redirector, dispatcher, jobs').optional(),
   HOP_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Plan rate limits (CONTRACT 3): `off` only for benchmarks that measure what they cost. */
+  /** Plan rate limits (docs/api.md, Limits): `off` only for benchmarks that measure what they cost. */
   HOP_RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   /** Multiplies every request limit; the shared test server runs at 1000 so suites fit in them. */
   HOP_RATE_LIMIT_SCALE: z.coerce.number().positive().max(1_000_000).default(1),
   /** Multiplies the minute and hour windows; tests that wait for a window to reset shorten them. */
   HOP_RATE_LIMIT_WINDOW_SCALE: z.coerce.number().positive().max(1).default(1),
-  /** How often buffered clicks are written, in ms (at most every second, CONTRACT 5). */
+  /** How often buffered clicks are written, in ms (at most every second, docs/api.md, The redirector). */
   HOP_CLICK_FLUSH_MS: z.coerce.number().int().min(10).max(1000).default(1000),
+  /** Bytes the click spool (visits kept on disk while the database is unreachable) may hold. */
+  HOP_CLICK_SPOOL_MAX_BYTES: z.coerce.number().int().min(0).default(1024 ** 3),
+  /** Visits kept in memory when neither the database nor the spool takes them (default 200,000). */
+  HOP_CLICK_BUFFER_MAX: z.coerce.number().int().min(1).default(200_000),
 });
 
 export interface Config {
@@ -67,6 +76,8 @@ export interface Config {
   dashboardUrl: string;
   secret?: string;
   adminToken?: string;
+  metricsToken?: string;
+  defaultPlan: Plan;
   redisUrl?: string;
   geoHeader?: string;
   geoipDb?: string;
@@ -76,6 +87,8 @@ export interface Config {
   smtpUrl?: string;
   logLevel: string;
   clickFlushMs: number;
+  clickSpoolMaxBytes: number;
+  clickBufferMax: number;
   webhookRetryScale: number;
   expiryCheckMs: number;
   linkCheckMs: number;
@@ -109,6 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dashboardUrl: (e.HOP_DASHBOARD_URL ?? `${baseUrl}/app`).replace(/\/+$/, ''),
     secret: e.HOP_SECRET,
     adminToken: e.HOP_ADMIN_TOKEN,
+    metricsToken: e.HOP_METRICS_TOKEN,
+    defaultPlan: e.HOP_DEFAULT_PLAN,
     redisUrl: e.REDIS_URL,
     geoHeader: e.HOP_GEO_HEADER?.toLowerCase(),
     geoipDb: e.HOP_GEOIP_DB,
@@ -118,6 +133,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     logLevel: e.HOP_LOG_LEVEL,
     clickFlushMs: e.HOP_CLICK_FLUSH_MS,
+    clickSpoolMaxBytes: e.HOP_CLICK_SPOOL_MAX_BYTES,
+    clickBufferMax: e.HOP_CLICK_BUFFER_MAX,
     webhookRetryScale: e.HOP_WEBHOOK_RETRY_SCALE,
     expiryCheckMs: e.HOP_EXPIRY_CHECK_MS,
     linkCheckMs: e.HOP_LINK_CHECK_MS,

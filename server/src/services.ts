@@ -7,11 +7,13 @@ import { systemClock, type Clock } from './domain/clock.js';
 import { newId } from './domain/ids.js';
 import { createSessionTokens } from './domain/auth/session-tokens.js';
 import { createUsersService } from './domain/users/users-service.js';
+import { createPasswordChecks } from './domain/auth/password-checks.js';
 import { createWorkspacesService } from './domain/workspaces/workspaces-service.js';
 import { createApiKeysService } from './domain/api-keys/api-keys-service.js';
 import { createLinksService } from './domain/links/links-service.js';
 import { createIdempotencyService } from './domain/idempotency/idempotency-service.js';
 import { createClickPipeline } from './domain/clicks/click-pipeline.js';
+import { createClickSpool } from './domain/clicks/click-spool.js';
 import { createVisitorSalts } from './domain/clicks/visitor-salts.js';
 import { createGeoLookup } from './domain/clicks/visit-details.js';
 import { createRedirectLinks } from './domain/links/redirect-links.js';
@@ -51,7 +53,7 @@ import { createOAuthService } from './domain/oauth/oauth-service.js';
 import { createDeviceCodes } from './domain/oauth/device-codes.js';
 import { createInviteMailer, type SendInvite } from './domain/mail/invite-mailer.js';
 
-/** HOP_SECRET, or one generated once into HOP_DATA_DIR and reused on every start (CONTRACT 10). */
+/** HOP_SECRET, or one generated once into HOP_DATA_DIR and reused on every start (docs/api.md, Operating the server). */
 export function loadSecret(config: Pick<Config, 'secret' | 'dataDir'>): string {
   if (config.secret) return config.secret;
   const file = join(config.dataDir, 'secret');
@@ -84,17 +86,21 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     flushEveryMs: config.clickFlushMs,
     onError: (err) => opts.log?.error({ err }, 'writing clicks failed; they stay buffered for the next flush'),
     onDropped: (n) => opts.log?.warn({ dropped: n }, 'click buffer full: oldest visits dropped'),
+    // Visits the database cannot take wait on disk, in order, and are written once it is back.
+    spool: createClickSpool({ dir: join(config.dataDir, 'click-spool'), maxBytes: config.clickSpoolMaxBytes }),
+    maxBuffered: config.clickBufferMax,
+    onSpoolFull: (bytes) => opts.log?.error({ bytes }, 'click spool full (HOP_CLICK_SPOOL_MAX_BYTES): visits wait in memory, the oldest dropped past HOP_CLICK_BUFFER_MAX'),
   });
   const salts = createVisitorSalts({ db, clock });
   const redirectLinks = createRedirectLinks({ db });
   const linkCache = createLinkCache({ links: redirectLinks });
-  const workspaces = createWorkspacesService({ db, newId });
+  const workspaces = createWorkspacesService({ db, newId, defaultPlan: config.defaultPlan });
   const reservedHosts = [config.shortDomain, config.baseUrl].map((h) => new URL(h.includes('://') ? h : `http://${h}`).hostname);
   const hostDomains = createHostDomains({ shortDomain: config.shortDomain, load: () => domains.verifiedNames() });
   const qr = createQrService({
     db, clock, newId,
     config: { baseUrl: config.baseUrl, shortDomain: config.shortDomain, shortScheme: config.shortScheme },
-    // CONTRACT 7: an HTTPS PNG of at most 1 MiB, within 5 s, under the webhook address rules.
+    // docs/api.md, QR codes: an HTTPS PNG of at most 1 MiB, within 5 s, under the webhook address rules.
     fetchLogo: async (url) => (await safeFetch(url, { allowPrivate: config.allowPrivateUrls, maxBytes: 1024 * 1024, timeoutMs: 5000, field: 'logoUrl' })).body,
     onDeleted: (linkId) => qrTargets.invalidateLink(linkId),
   });
@@ -122,7 +128,7 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     checkUrl: createUrlGuard({ allowPrivate: config.allowPrivateUrls }),
     config: { dashboardUrl: config.dashboardUrl, shortDomain: config.shortDomain, shortScheme: config.shortScheme },
   });
-  // Counters shared by every process: in Redis when configured, else in the database (CONTRACT 3).
+  // Counters shared by every process: in Redis when configured, else in the database (docs/api.md, Limits).
   const rateLimits = createRateLimitsService({
     db,
     secret: secretText,
@@ -164,7 +170,10 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     clock,
     sessions,
     clicks,
-    users: createUsersService({ db, newId, sessions }),
+    users: createUsersService({
+      db, newId, sessions,
+      checks: createPasswordChecks({ db, clock, secret: secretText }),
+    }),
     workspaces,
     members: createMembersService({
       db, clock, newId, workspaces,

@@ -1,7 +1,5 @@
 import { z } from 'zod';
 import { idSchema } from './ids.js';
-import { LinkParamsSchema } from './links.js';
-import { WorkspaceParamsSchema } from './workspaces.js';
 
 export const ANALYTICS_GROUPS = ['day', 'week', 'month', 'country', 'device', 'browser', 'os', 'referrer', 'target'] as const;
 export const AnalyticsGroupSchema = z.enum(ANALYTICS_GROUPS);
@@ -54,7 +52,7 @@ export const TopLinkSchema = z.object({
   uniqueClicks: z.number().int(),
 });
 
-/** The breakdowns are present without `groupBy`; `groups` with it (CONTRACT 6). */
+/** The breakdowns are present without `groupBy`; `groups` with it (docs/api.md, Analytics). */
 export const AnalyticsSchema = z
   .object({
     start: z.iso.date(),
@@ -80,5 +78,3 @@ export const AnalyticsSchema = z
   });
 export type Analytics = z.infer<typeof AnalyticsSchema>;
 
-export const LinkAnalyticsParamsSchema = LinkParamsSchema;
-export const WorkspaceAnalyticsParamsSchema = WorkspaceParamsSchema;

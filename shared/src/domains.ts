@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema, TimestampSchema } from './ids.js';
 import { WorkspaceParamsSchema } from './workspaces.js';
 
-/** Where the TXT record that proves control of a domain lives (CONTRACT 8). */
+/** Where the TXT record that proves control of a domain lives (docs/api.md, Domains and tags). */
 export const VERIFICATION_PREFIX = '_hop-challenge';
 
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** `{success: true, data}`: the shape of every success body (CONTRACT 1). */
+/** `{success: true, data}`: the shape of every success body (docs/api.md, Wire conventions). */
 export function envelope<T extends z.ZodType>(data: T) {
   return z.object({ success: z.literal(true), data });
 }
@@ -16,7 +16,7 @@ export function listEnvelope<T extends z.ZodType>(item: T) {
   return z.object({ success: z.literal(true), data: z.array(item), pagination: PaginationSchema });
 }
 
-/** `limit` and `cursor` of every list (CONTRACT 3: 1-100, default 20). */
+/** `limit` and `cursor` of every list (docs/api.md, Limits: 1-100, default 20). */
 export const PageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(512).optional(),

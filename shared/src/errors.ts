@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every error code of CONTRACT 1 with its HTTP status: the one table both sides read. */
+/** Every error code of docs/api.md, Wire conventions with its HTTP status: the one table both sides read. */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   SLUG_ALREADY_EXISTS: 400,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Type prefixes of every identifier (CONTRACT 1). `oac` is an OAuth client. */
+/** Type prefixes of every identifier (docs/api.md, Wire conventions). `oac` is an OAuth client. */
 export const ID_PREFIXES = ['usr', 'ws', 'lnk', 'qr', 'dom', 'wh', 'evt', 'dlv', 'key', 'inv', 'oac'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

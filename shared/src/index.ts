@@ -12,7 +12,6 @@ export * from './tags.js';
 export * from './analytics.js';
 export * from './qr.js';
 export * from './bulk.js';
-export * from './system.js';
 export * from './routes.js';
 export * from './route-errors.js';
 export * from './usage.js';

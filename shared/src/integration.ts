@@ -4,7 +4,7 @@ import { CreateLinkBodySchema } from './links.js';
 import { EventTypeSchema } from './events.js';
 
 /**
- * The surface automation platforms call (SPEC "Alternative shape", CONTRACT 9): bare bodies, the
+ * The surface automation platforms call (docs/api.md, docs/api.md, Events and webhooks): bare bodies, the
  * workspace being the credential's.
  */
 export const IntegrationSubscribeBodySchema = z.strictObject({

@@ -3,7 +3,7 @@ import { idSchema, TimestampSchema } from './ids.js';
 import { PageQuerySchema } from './envelope.js';
 import { WorkspaceParamsSchema } from './workspaces.js';
 
-/** Words the redirector or the API own; a link slug may not be one of them (CONTRACT 4). */
+/** Words the redirector or the API own; a link slug may not be one of them (docs/api.md, Links). */
 export const RESERVED_SLUGS = [
   'api', 'v1', 'oauth', 'q', 'qr', 'healthz', 'readyz', 'docs', 'static', 'assets', 'metrics',
   'favicon.ico', 'robots.txt', '.well-known', 'admin', 'login', 'logout', 'app',

@@ -16,7 +16,7 @@ export const InviteSchema = z
   .meta({ id: 'Invite' });
 export type Invite = z.infer<typeof InviteSchema>;
 
-/** Only the creation response carries the token and the address to accept it (CONTRACT 1). */
+/** Only the creation response carries the token and the address to accept it (docs/api.md, Wire conventions). */
 export const CreatedInviteSchema = InviteSchema.extend({ token: z.string(), acceptUrl: z.string() });
 export type CreatedInvite = z.infer<typeof CreatedInviteSchema>;
 

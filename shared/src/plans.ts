@@ -9,7 +9,7 @@ export interface PlanLimits {
 }
 
 /**
- * CONTRACT 3, one row per plan: the server enforces it, the dashboard shows it ("what the next
+ * docs/api.md, Limits, one row per plan: the server enforces it, the dashboard shows it ("what the next
  * plan gives"). Enterprise defaults to business and is tuned by the operator.
  */
 export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
@@ -20,7 +20,7 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
   enterprise: { requestsPerHour: 50_000, requestsPerMinute: 2_000, qrPerHour: null, clickRetentionDays: 730 },
 };
 
-/** Features that need a plan above free, and the weakest plan that has each (CONTRACT 2). */
+/** Features that need a plan above free, and the weakest plan that has each (docs/api.md, Access). */
 export const GATED_FEATURES = {
   webhooks: 'pro',
   password_protection: 'pro',

@@ -23,7 +23,7 @@ export const HexColorSchema = z
   .meta({ example: '#1a1a2e' });
 
 /**
- * CONTRACT 7. Cross-field rules (contrast and polarity of the colours, a logo forcing Q or H,
+ * docs/api.md, QR codes. Cross-field rules (contrast and polarity of the colours, a logo forcing Q or H,
  * `logoSize` only with a logo) are the server's, answered as 400 with the reason.
  */
 export const CreateQrCodeBodySchema = z.strictObject({

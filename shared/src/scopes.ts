@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** SPEC's nine scopes plus `keys:manage` (CONTRACT 2). Case-sensitive. */
+/** The nine scopes plus `keys:manage` (docs/api.md, Access). Case-sensitive. */
 export const SCOPES = [
   'links:read',
   'links:write',

@@ -9,7 +9,7 @@ export const UsageWindowSchema = z.object({
   resetAt: TimestampSchema,
 });
 
-/** `GET /v1/workspaces/{ws}/usage`: the plan, its limits (CONTRACT 3) and what remains of them. */
+/** `GET /v1/workspaces/{ws}/usage`: the plan, its limits (docs/api.md, Limits) and what remains of them. */
 export const UsageSchema = z.object({
   plan: PlanSchema,
   limits: z.object({

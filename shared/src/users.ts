@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema, TimestampSchema } from './ids.js';
 
 export const EmailSchema = z.email().max(254);
-/** Account passwords: at least 8 characters (SPEC limits), at most 256 so hashing stays bounded. */
+/** Account passwords: at least 8 characters (docs/api.md, Limits), at most 256 so hashing stays bounded. */
 export const AccountPasswordSchema = z.string().min(8).max(256);
 
 export const UserSchema = z

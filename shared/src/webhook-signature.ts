@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** The headers Hop sends with every delivery (SPEC, with the brand in place of "Service"). */
+/** The headers Hop sends with every delivery (docs/api.md, Events and webhooks). */
 export const WEBHOOK_HEADERS = {
   signature: 'x-hop-webhook-signature',
   timestamp: 'x-hop-webhook-timestamp',
@@ -8,7 +8,7 @@ export const WEBHOOK_HEADERS = {
   deliveryId: 'x-hop-webhook-id',
 } as const;
 
-/** Deliveries older than 30 s, or more than 5 s in the future, are refused (SPEC). */
+/** Deliveries older than 30 s, or more than 5 s in the future, are refused (docs/api.md). */
 export const MAX_AGE_SECONDS = 30;
 export const MAX_FUTURE_SECONDS = 5;
 

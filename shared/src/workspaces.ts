@@ -36,7 +36,7 @@ export const CreateWorkspaceBodySchema = z.strictObject({
 });
 export type CreateWorkspaceBody = z.infer<typeof CreateWorkspaceBodySchema>;
 
-/** Only the name changes; the slug is immutable, so naming it is refused (CONTRACT 2). */
+/** Only the name changes; the slug is immutable, so naming it is refused (docs/api.md, Access). */
 export const UpdateWorkspaceBodySchema = z.strictObject({ name: z.string().trim().min(1).max(100) });
 export type UpdateWorkspaceBody = z.infer<typeof UpdateWorkspaceBodySchema>;
 

@@ -1,9 +1,8 @@
-// CONTRACT 2: API keys (X-API-Key), shown once, bound to one workspace, limited by scopes and by
+// docs/api.md, Access: API keys (X-API-Key), shown once, bound to one workspace, limited by scopes and by
 // their creator's role.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addMember, apiKey, client, team, unique } from '../helpers/api.js';
-import { eventually, fails, idPattern, ISO_MS, rawFails, succeeds } from './support.js';
+import { addMember, apiKey, client, eventually, fails, idPattern, ISO_MS, rawFails, succeeds, team, unique } from '../helpers/api.js';
 
 test('creating a key answers 201 with the key itself, once: hop_live_ + 32 base62', async () => {
   const t = await team();
@@ -61,7 +60,7 @@ test('a key works through X-API-Key; lastUsedAt is set after use', async () => {
   const used = await eventually(async () => {
     const { data } = await t.api.call('listApiKeys', { params: { workspaceId: t.workspaceId } });
     return data.find((k) => k.id === key.id && k.lastUsedAt !== null);
-  }, 'lastUsedAt to be set');
+  }, 10_000, 'lastUsedAt to be set');
   assert.match(String(used.lastUsedAt), ISO_MS);
   assert.ok(Math.abs(new Date(String(used.lastUsedAt)).getTime() - Date.now()) < 120_000);
   // A key in the Authorization header is refused with a hint.
@@ -126,7 +125,7 @@ test('scopes are enforced: 403 INSUFFICIENT_SCOPE with requiredScope and granted
   await succeeds(writer.api, 'updateLinkById', { params: { linkId: link.id }, body: { title: 'ok' } });
   await succeeds(writer.api, 'deleteLink', { params: { ...params, linkId: link.id } });
 
-  // keys:manage lets a key manage keys, never grant a scope it does not hold (CONTRACT 11).
+  // keys:manage lets a key manage keys, never grant a scope it does not hold (docs/api.md, Access).
   const manager = await apiKey(t, ['keys:manage']);
   const e4 = await fails(manager.api, 'createApiKey', { params, body: { name: 'made by key', scopes: ['links:read'] } }, 'INSUFFICIENT_SCOPE', 403);
   assert.equal(e4.details.requiredScope, 'links:read');

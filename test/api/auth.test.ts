@@ -1,8 +1,7 @@
-// CONTRACT 2: users sign up and log in; the session JWT lasts 12 hours; GET /v1/me.
+// docs/api.md, Access: users sign up and log in; the session JWT lasts 12 hours; GET /v1/me.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { anonymous, apiKey, client, signup, team, unique } from '../helpers/api.js';
-import { fails, idPattern, ISO_MS, rawFails, succeeds } from './support.js';
+import { anonymous, apiKey, client, fails, idPattern, ISO_MS, rawFails, signup, succeeds, team, unique } from '../helpers/api.js';
 
 const newEmail = () => `${unique('auth')}@example.test`;
 const PASSWORD = 'correct horse battery';

@@ -1,4 +1,4 @@
-// Credentials never grant more than they hold (CONTRACT 11): a key or OAuth token creates keys
+// Credentials never grant more than they hold (docs/api.md, Access): a key or OAuth token creates keys
 // with at most its own scopes and registers OAuth clients only when it holds every scope such a
 // client may ask for; a session grants up to its role (checked at each request, see
 // api-keys.test.ts). Session tokens without an expiry are refused.
@@ -6,9 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SignJWT } from 'jose';
 import { SCOPES, type Scope } from '@hop/shared';
-import { apiKey, client, team } from '../helpers/api.js';
+import { apiKey, client, fails, succeeds, team } from '../helpers/api.js';
 import { oauthTokens } from '../helpers/oauth.js';
-import { fails, succeeds } from './support.js';
 
 test('a key holding only keys:manage cannot create a key with every scope; a key grants at most what it holds', async () => {
   const t = await team();

@@ -4,9 +4,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Domain } from '@hop/shared';
-import { addMember, apiKey, team, unique, type Team } from '../helpers/api.js';
+import { addMember, apiKey, fails, succeeds, team, type Team, unique } from '../helpers/api.js';
 import { startDomainServer, visitAs, type DomainServer } from '../helpers/domain-server.js';
-import { fails, succeeds } from './support.js';
 
 let srv: DomainServer;
 before(async () => {

@@ -1,9 +1,8 @@
-// CONTRACT 1: the wire conventions on every answer — envelope, error shape, bad JSON, unknown fields,
+// docs/api.md, Wire conventions: the wire conventions on every answer — envelope, error shape, bad JSON, unknown fields,
 // wrong types, body limit, unknown routes, no stack traces, X-Request-Id, timestamps and ids.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { anonymous, team } from '../helpers/api.js';
-import { assertErrorShape, idPattern, ISO_MS, rawFails, send, succeeds } from './support.js';
+import { anonymous, assertErrorShape, idPattern, ISO_MS, rawFails, send, succeeds, team } from '../helpers/api.js';
 
 const json = { 'content-type': 'application/json' };
 

@@ -1,4 +1,4 @@
-// Invites by e-mail (CONTRACT 2): with SMTP_URL set, creating an invite sends it through the
+// Invites by e-mail (docs/api.md, Access): with SMTP_URL set, creating an invite sends it through the
 // configured server (here a local smtp-server); a failing SMTP server does not fail the invite.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,8 +1,7 @@
-// CONTRACT 1 and 4: bulk creation (one result per input, in order) and Idempotency-Key on POSTs.
+// docs/api.md, Wire conventions; Links: bulk creation (one result per input, in order) and Idempotency-Key on POSTs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { apiKey, team, unique } from '../helpers/api.js';
-import { assertErrorShape, fails, idPattern, rawFails, send, succeeds } from './support.js';
+import { apiKey, assertErrorShape, fails, idPattern, rawFails, send, succeeds, team, unique } from '../helpers/api.js';
 
 test('bulk: 200 with one result per input, in order; a bad element fails alone', async () => {
   const t = await team();

@@ -1,9 +1,8 @@
-// CONTRACT 3 and 4: listing links — cursor pagination, limits, sorts, filters and full-text search.
+// docs/api.md, Limits; Links: listing links — cursor pagination, limits, sorts, filters and full-text search.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Link, ListLinksQuery } from '@hop/shared';
-import { apiKey, SHORT_DOMAIN, team, type Team } from '../helpers/api.js';
-import { fails, pause, rawFails, succeeds, visit } from './support.js';
+import { apiKey, fails, pause, rawFails, SHORT_DOMAIN, succeeds, team, type Team, visit } from '../helpers/api.js';
 
 async function makeLinks(t: Team, n: number, body: (i: number) => Record<string, unknown> = () => ({})): Promise<Link[]> {
   const items = Array.from({ length: n }, (_, i) => ({ url: `https://example.com/item/${i}`, ...body(i) }));

@@ -1,10 +1,9 @@
-// CONTRACT 4: changing links on both paths (PATCH /v1/workspaces/{ws}/links/{id} and
-// PATCH /v1/links/{id}) and deleting them, with the role rules of CONTRACT 2.
+// docs/api.md, Links: changing links on both paths (PATCH /v1/workspaces/{ws}/links/{id} and
+// PATCH /v1/links/{id}) and deleting them, with the role rules of docs/api.md, Access.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Link } from '@hop/shared';
-import { addMember, apiKey, client, SHORT_DOMAIN, signup, team, type Team, unique } from '../helpers/api.js';
-import { fails, pause, rawFails, succeeds } from './support.js';
+import { addMember, apiKey, client, fails, pause, rawFails, SHORT_DOMAIN, signup, succeeds, team, type Team, unique } from '../helpers/api.js';
 
 const inAnHour = () => new Date(Date.now() + 3600e3).toISOString();
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API_URL, eventually, team, visit } from '../helpers/api.js';
+import { API_URL, METRICS_AUTH, eventually, team, visit } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 
 const metricValue = (text: string, line: RegExp) => {
@@ -15,7 +15,7 @@ test('GET /metrics exposes request, redirect-cache, click-buffer and delivery me
   const t = await team();
   const { data: link } = await t.api.call('createLink', { params: { workspaceId: t.workspaceId }, body: { url: 'https://example.com/m' } });
   for (let i = 0; i < 3; i++) assert.equal((await visit(link.shortUrl)).status, 302);
-  const res = await fetch(`${API_URL}/metrics`);
+  const res = await fetch(`${API_URL}/metrics`, { headers: METRICS_AUTH });
   assert.equal(res.status, 200);
   assert.match(String(res.headers.get('content-type')), /^text\/plain/);
   const text = await res.text();
@@ -34,11 +34,35 @@ test('job runs are counted by job and outcome, with their duration', async () =>
   const server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'hop-metrics-')), env: { HOP_EXPIRY_CHECK_MS: '200' } });
   try {
     const ran = await eventually(async () => {
-      const text = await (await fetch(`${server.url}/metrics`)).text();
+      const text = await (await fetch(`${server.url}/metrics`, { headers: METRICS_AUTH })).text();
       const n = metricValue(text, /^hop_job_runs_total\{job="link-expiry",outcome="ran"\}/) ?? 0;
       return n >= 2 ? text : undefined;
     }, 10_000, 'two expiry runs');
     assert.ok((metricValue(ran, /^hop_job_duration_seconds_count\{job="link-expiry"\}/) ?? 0) >= 2);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('GET /metrics answers only to Authorization: Bearer <HOP_METRICS_TOKEN>', async () => {
+  for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789' }, { authorization: METRICS_AUTH.authorization.replace('Bearer ', 'Basic ') }]) {
+    const res = await fetch(`${API_URL}/metrics`, { headers });
+    assert.equal(res.status, 401, JSON.stringify(headers));
+    const body = await res.json();
+    assert.equal(body.error.code, 'UNAUTHORIZED');
+    assert.match(String(res.headers.get('www-authenticate')), /^Bearer /);
+  }
+  assert.equal((await fetch(`${API_URL}/metrics`, { headers: METRICS_AUTH })).status, 200);
+});
+
+test('without HOP_METRICS_TOKEN, /metrics does not exist (404), even to a Bearer token', async () => {
+  const server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'hop-metrics-off-')), env: { HOP_METRICS_TOKEN: '' } });
+  try {
+    for (const headers of [{}, METRICS_AUTH]) {
+      const res = await fetch(`${server.url}/metrics`, { headers });
+      assert.equal(res.status, 404);
+      assert.equal((await res.json()).error.code, 'NOT_FOUND');
+    }
   } finally {
     await server.stop();
   }

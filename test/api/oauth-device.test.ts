@@ -1,4 +1,4 @@
-// RFC 8628 device flow (CONTRACT 13), the CLI's own grant acting in every workspace of the user,
+// RFC 8628 device flow (docs/cli.md), the CLI's own grant acting in every workspace of the user,
 // and sign-up inside the OAuth pages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

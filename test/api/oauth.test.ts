@@ -1,4 +1,4 @@
-// The authorization server (CONTRACT 2): metadata, clients, the authorize page's rules (never a
+// The authorization server (docs/api.md, Access): metadata, clients, the authorize page's rules (never a
 // redirect to an unregistered URI, errors by redirect with state), PKCE S256 only, single-use
 // codes, refresh rotation with reuse detection, revocation, and tokens as automation platforms
 // use them against /api/v1. Expiry is tested with a controlled clock beside the service.

@@ -5,8 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RouteName } from '@hop/shared';
 import type { ListRouteName, RouteInput } from '@hop/shared/client';
-import { addMember, apiKey, team, unique, type Team } from '../helpers/api.js';
-import { assertIssues, fails, succeeds } from './support.js';
+import { addMember, apiKey, assertIssues, fails, succeeds, team, type Team, unique } from '../helpers/api.js';
 
 const forge = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
 const FORGED = [

@@ -1,4 +1,4 @@
-// QR codes (CONTRACT 7): every format decoded by an independent decoder, styled codes, dynamic
+// QR codes (docs/api.md, QR codes): every format decoded by an independent decoder, styled codes, dynamic
 // redirects through /q/{code}, scans as clicks of source qr, bad input, quota and access.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

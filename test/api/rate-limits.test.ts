@@ -1,4 +1,4 @@
-// Plan rate limits (CONTRACT 3) on servers started here with the real limits (the shared test
+// Plan rate limits (docs/api.md, Limits) on servers started here with the real limits (the shared test
 // server runs them 1000 times looser): both windows, per credential and per workspace, enterprise
 // limits from the admin API, per-address limits without a credential, the headers, the usage
 // endpoint, and counters shared by two processes on PostgreSQL and through Redis.
@@ -282,7 +282,7 @@ test('every API response carries X-RateLimit-*, errors included; redirects carry
   const link = (responses[2].body as { data: { id: string; shortUrl: string } }).data;
   const reader = await apiKey(t, ['links:read']);
   const stranger = await sharedTeam('free');
-  // Errors of every kind to a request that presented a credential (CONTRACT 11), on routes that
+  // Errors of every kind to a request that presented a credential (docs/api.md, Access), on routes that
   // name their workspace and on routes that imply it.
   responses.push(
     await t.api.raw('PATCH', `/v1/links/lnk_${'0'.repeat(16)}`, { body: { title: 'x' } }),

@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Link } from '@hop/shared';
-import { ADMIN_TOKEN, BROWSER_UA, eventually, team, type Team } from '../helpers/api.js';
+import { ADMIN_TOKEN, BROWSER_UA, METRICS_AUTH, eventually, team, type Team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 
 let server: Awaited<ReturnType<typeof startServer>>;
@@ -24,7 +24,7 @@ before(async () => {
 after(() => server.stop());
 
 async function fastVisits(): Promise<number> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const text = await (await fetch(`${server.url}/metrics`, { headers: METRICS_AUTH })).text();
   const line = text.split('\n').find((l) => l.startsWith('hop_redirect_fast_path_total '));
   return Number(line?.split(' ')[1] ?? NaN);
 }
@@ -89,7 +89,7 @@ test('what the fast path declines goes through the router: HEAD, passwords, limi
   assert.equal((await get(`/${limited.slug}`)).status, 302);
   assert.equal((await get(`/${limited.slug}`)).status, 410, 'the limit holds');
   assert.equal((await get('/healthz')).status, 200);
-  assert.equal((await get('/metrics')).status, 200);
+  assert.equal((await get('/metrics', METRICS_AUTH)).status, 200);
   assert.equal((await get(`/${plain.slug}/`)).status, 302, 'a trailing slash still redirects, through the router');
   assert.equal((await get('/no-such-link-here')).status, 404);
   assert.equal(await fastVisits(), before, 'none of these was answered by the fast path');

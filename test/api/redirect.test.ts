@@ -1,10 +1,9 @@
-// CONTRACT 4 and 5: the redirector, served by the test server on its API host for the default short
+// docs/api.md, Links; The redirector: the redirector, served by the test server on its API host for the default short
 // domain. Clicks are flushed every 100 ms in tests, so counts are polled, never slept for.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Link } from '@hop/shared';
-import { team, type Team, unique } from '../helpers/api.js';
-import { assertErrorShape, BROWSER_UA, eventually, pause, succeeds, visit } from './support.js';
+import { assertErrorShape, BROWSER_UA, eventually, pause, succeeds, team, type Team, unique, visit } from '../helpers/api.js';
 
 async function newLink(t: Team, body: Record<string, unknown> = {}): Promise<Link> {
   const { data } = await t.api.call('createLink', { params: { workspaceId: t.workspaceId }, body: { url: 'https://example.com/dest', ...body } });
@@ -18,7 +17,7 @@ async function clicksReach(t: Team, id: string, n: number): Promise<Link> {
   const link = await eventually(async () => {
     const l = await getLink(t, id);
     return l.clicks >= n ? l : undefined;
-  }, `clicks to reach ${n}`);
+  }, 10_000, `clicks to reach ${n}`);
   assert.equal(link.clicks, n);
   return link;
 }
@@ -119,7 +118,7 @@ test('an expired link answers 410 (HTML, or JSON when asked), or 302 to expiredU
     const res = await visit(`/${plain.slug}`);
     if (res.status === 302) return undefined;
     return res;
-  }, 'the link to expire', 6000);
+  }, 6000, 'the link to expire');
   assert.ok(Date.now() >= new Date(expiresAt).getTime() - 50, 'not before its time');
   const html = await assertHtmlPage(gone, 410);
   assert.match(html, /expired/i);
@@ -203,7 +202,7 @@ test('a password-protected link shows a form without the destination; the right 
   const post = (password: string) => fetch(`${process.env.HOP_TEST_API_URL}/${link.slug}`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER_UA },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER_UA.desktopChrome },
     body: new URLSearchParams({ password }).toString(),
   });
   const wrong = await post('not the password');

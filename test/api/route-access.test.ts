@@ -1,9 +1,9 @@
-// Scopes and roles on every endpoint (CONTRACT 2), walked from the OpenAPI document: every route
+// Scopes and roles on every endpoint (docs/api.md, Access), walked from the OpenAPI document: every route
 // of the table answers 401 without a credential, 403 INSUFFICIENT_SCOPE to an API key and to an
 // OAuth token lacking its scope, and 403 FORBIDDEN (with requiredRole) to a member whose role is
 // below the declared one, with a session and with a key. Routes are found in the document and
 // their rules read from shared/src/routes.ts, so a new route is covered the day it is added.
-// Every route also declares where its workspace comes from (CONTRACT 11), checked against its path;
+// Every route also declares where its workspace comes from (docs/api.md, Access), checked against its path;
 // each one acting in a workspace answers 404 to an outsider and to a key bound elsewhere, with the
 // X-RateLimit-* headers; and no route file checks membership by hand.
 import { test } from 'node:test';

@@ -1,8 +1,7 @@
 // Tags across a workspace: counts, rename (merging into an existing tag), delete, roles and scopes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addMember, apiKey, team, type Team } from '../helpers/api.js';
-import { fails, succeeds } from './support.js';
+import { addMember, apiKey, fails, succeeds, team, type Team } from '../helpers/api.js';
 
 async function link(t: Team, tags: string[]) {
   const { data } = await t.api.call('createLink', { params: { workspaceId: t.workspaceId }, body: { url: 'https://example.com/', tags } });

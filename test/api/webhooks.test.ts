@@ -230,27 +230,8 @@ test('test sends a sample event at once and answers what the endpoint said', asy
   }
 });
 
-test('link.expired is emitted once per expiry by the job, and again after a new expiry passes', async () => {
-  const receiver = await startReceiver();
-  try {
-    const t = await team('pro', server.url);
-    await hooked(t, `${receiver.url}/hooks`, ['link.expired']);
-    const params = { workspaceId: t.workspaceId };
-    const { data: link } = await t.api.call('createLink', { params, body: { url: 'https://example.com/e', expiresAt: new Date(Date.now() + 400).toISOString() } });
-    const first = await eventually(async () => receiver.received[0], 5000, 'link.expired');
-    const event = JSON.parse(first.body);
-    assert.equal(event.type, 'link.expired');
-    assert.equal(event.data.link.id, link.id);
-    assert.ok(event.data.expiredAt >= event.data.link.expiresAt);
-    await new Promise((r) => setTimeout(r, 600));
-    assert.equal(receiver.received.length, 1, 'emitted once');
-    await t.api.call('updateLink', { params: { ...params, linkId: link.id }, body: { expiresAt: new Date(Date.now() + 300).toISOString() } });
-    await eventually(async () => (receiver.received.length === 2 ? true : undefined), 5000, 'a second link.expired');
-  } finally {
-    await receiver.close();
-  }
-});
-
+// link.expired once per expiry: test/in-process/expiry.test.ts (a moved clock, no sleeping); its
+// delivery to a receiver: event-payloads.test.ts.
 test('deleting a webhook while an attempt is in flight: the attempt ends quietly, no foreign-key error', async () => {
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));

@@ -1,9 +1,8 @@
-// CONTRACT 2: workspaces (create, slug rules, rename, delete, list, get, members) and the operator's
+// docs/api.md, Access: workspaces (create, slug rules, rename, delete, list, get, members) and the operator's
 // plan change.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_TOKEN, API_URL, addMember, anonymous, apiKey, client, signup, team, unique } from '../helpers/api.js';
-import { fails, idPattern, ISO_MS, rawFails, send, succeeds } from './support.js';
+import { addMember, ADMIN_TOKEN, anonymous, API_URL, apiKey, client, fails, idPattern, ISO_MS, rawFails, send, signup, succeeds, team, unique } from '../helpers/api.js';
 
 test('creating a workspace answers 201; the creator is its owner and the plan is free', async () => {
   const account = await signup();

@@ -1,4 +1,4 @@
-// The dashboard (CONTRACT 12) in headless Chromium through the real server: served under /app with
+// The dashboard (docs/api.md) in headless Chromium through the real server: served under /app with
 // hashed, long-cached assets and the HTML security headers; sign up, create a workspace, see links
 // (checked through the API); a viewer is offered no create-link control; sessions survive a reload
 // and sign out; each page passes axe and fits 360 px.

@@ -1,4 +1,4 @@
-// The OAuth authorization code + PKCE flow in headless Chromium (CONTRACT 2): the login form, the
+// The OAuth authorization code + PKCE flow in headless Chromium (docs/api.md, Access): the login form, the
 // consent page (client, workspace picker, scopes in plain words), Approve → a code at a loopback
 // redirect this test listens on; then `hop login --no-browser` end to end with this test playing
 // the browser, the stored tokens (0600), refresh with rotation, reuse detection and logout.
@@ -110,7 +110,7 @@ test('Chromium: login form, consent naming client, workspace and scopes, Approve
     assert.equal(tokens.body.scope, 'links:read links:write keys:manage');
     const api = client({ token: String(tokens.body.access_token) });
     await api.call('listLinks', { params: { workspaceId: other.workspaceId } });
-    // The CLI's own login is not bound to it: it acts in each of the user's workspaces (CONTRACT 13).
+    // The CLI's own login is not bound to it: it acts in each of the user's workspaces (docs/cli.md).
     await api.call('listLinks', { params: { workspaceId: t.workspaceId } });
     const stranger = await team();
     await assert.rejects(api.call('listLinks', { params: { workspaceId: stranger.workspaceId } }), { code: 'NOT_FOUND' });

@@ -1,4 +1,4 @@
-// The password form of a protected link, in headless Chromium (CONTRACT 5): the form hides the
+// The password form of a protected link, in headless Chromium (docs/api.md, The redirector): the form hides the
 // destination, a wrong password answers 401 with an error, the right one sets the unlock cookie and
 // lands on the destination, the cookie lets the next visit through, and 5 failures lock out.
 // Needs Debian's chromium (.ci/run installs it); playwright-core drives it, pinned to a version

@@ -18,7 +18,7 @@ test('hop keys create prints the key once (--json for CI secret stores), list ne
   assert.equal(list.length, 2);
   assert.ok(!JSON.stringify(list).includes(created.key));
   assert.equal((await hop.run(['keys', 'revoke', created.id])).code, 2, 'no --yes off a terminal');
-  await hop.json(['keys', 'revoke', created.id, '--yes']);
+  await hop.json(['keys', 'delete', created.id, '--yes']);
   await assert.rejects(client({ apiKey: created.key }).call('getMe', {}), { code: 'UNAUTHORIZED' });
 });
 
@@ -51,7 +51,7 @@ test('hop invites create|list|revoke|accept and hop members list|update|remove',
   const spare = await owner.json<CreatedInvite>(['invites', 'create', 'someone@example.test']);
   assert.equal(spare.role, 'member');
   assert.equal((await owner.json<Invite[]>(['invites', 'list'])).length, 2);
-  await owner.json(['invites', 'revoke', spare.id]);
+  await owner.json(['invites', 'delete', spare.id]);
   assert.deepEqual((await owner.json<Invite[]>(['invites', 'list'])).map((i) => i.email), [ada.email]);
 
   const adaHop = hopSession();

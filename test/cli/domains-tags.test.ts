@@ -58,7 +58,7 @@ test('domains add, list, verify (failing, then passing) and remove', async () =>
   assert.equal((await hop.run(['links', 'delete', link.id, '--yes'])).code, 0);
   const noYes = await hop.run(['domains', 'remove', name]);
   assert.equal(noYes.code, 2, 'no deletion without --yes off a terminal');
-  const removed = await hop.json<Domain>(['domains', 'remove', verified.id, '--yes']);
+  const removed = await hop.json<Domain>(['domains', 'delete', verified.id, '--yes']);
   assert.equal(removed.id, added.id);
   const unknown = await hop.run(['domains', 'verify', name]);
   assert.equal(unknown.code, 2);

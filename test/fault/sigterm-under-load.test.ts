@@ -1,7 +1,9 @@
 // SIGTERM under load: requests the server had begun before the signal are answered, and every
 // visit it counted is in the database once it has exited (the click buffer is flushed, not lost).
-// A request is surely begun when its headers are in and its body is still coming: those are sent
-// here by hand, half before the signal and half after.
+// A request is surely begun when the server has read its headers and its body is still coming:
+// those are sent here by hand, half before the signal and half after. The server proves it has read
+// the headers by answering `Expect: 100-continue`; a sleep cannot prove it on a loaded machine,
+// where a connection the server had not read yet is idle to it, and closing it is no fault.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,18 +11,25 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHopClient } from '@hop/shared/client';
-import { ADMIN_TOKEN, BROWSER_UA, team } from '../helpers/api.js';
+import { ADMIN_TOKEN, BROWSER_UA, eventually, team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { browserVisit, sleep, startLoad, stopLoads, tally } from '../helpers/load.js';
 
-/** A POST whose headers and first half of the body go now, and the rest on `finish()`. */
+/**
+ * A POST whose headers go now, the first half of its body once the server has read them (its
+ * `100 Continue`: `begun` resolves), and the rest on `finish()`.
+ */
 function halfSentPost(baseUrl: string, path: string, headers: Record<string, string>, body: string) {
   const u = new URL(baseUrl);
   const bytes = Buffer.from(body);
   const req = httpRequest({
     host: u.hostname, port: u.port, path, method: 'POST', agent: false,
-    headers: { ...headers, 'content-length': String(bytes.length) },
+    headers: { ...headers, 'content-length': String(bytes.length), expect: '100-continue' },
   });
+  const begun = new Promise<void>((resolve) => req.once('continue', () => {
+    req.write(bytes.subarray(0, bytes.length >> 1));
+    resolve();
+  }));
   const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
     req.on('response', (res) => {
       let text = '';
@@ -32,8 +41,8 @@ function halfSentPost(baseUrl: string, path: string, headers: Record<string, str
   });
   answered.catch(() => {}); // awaited in finish(); a failure must not go unhandled before then
   req.flushHeaders();
-  req.write(bytes.subarray(0, bytes.length >> 1));
   return {
+    begun,
     finish() {
       req.end(bytes.subarray(bytes.length >> 1));
       return answered;
@@ -69,7 +78,7 @@ test('SIGTERM under load: requests begun before it are answered, and every count
       JSON.stringify({ url: `https://example.com/begun-before-sigterm/${i}`, title: `begun ${i}` })));
     const form = { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER_UA.desktopChrome };
     const slowVisits = Array.from({ length: 4 }, () => halfSentPost(server.url, path, form, 'password=not-needed-here'));
-    await sleep(1000); // their headers are read by now: the server has begun them
+    await Promise.all([...slowCreates, ...slowVisits].map((r) => r.begun)); // the server has begun them
 
     server.child.kill('SIGTERM');
     await sleep(300); // the server is closing: it waits for the requests above
@@ -94,6 +103,13 @@ test('SIGTERM under load: requests begun before it are answered, and every count
     // Restarted on the same data: every counted visit is there, and every link it answered 201 for.
     again = await startServer({ dataDir, env });
     const api2 = createHopClient({ baseUrl: again.url, token: t.token });
+    // Written at shutdown, counted by the aggregation job a moment after the restart (a link's
+    // `clicks` may lag by a few seconds); then it must not move past one click per 302.
+    await eventually(async () => {
+      const { data } = await api2.call('getLink', { params: { ...ws, linkId: link.id } });
+      return data.clicks >= redirected ? true : undefined;
+    }, 20_000, `${redirected} clicks counted after the restart`);
+    await sleep(1500);
     const { data } = await api2.call('getLink', { params: { ...ws, linkId: link.id } });
     assert.equal(data.clicks, redirected, 'one click per 302, written at shutdown');
     for (const c of creations) {

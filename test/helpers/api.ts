@@ -1,11 +1,16 @@
-// Helpers for tests: a typed client on the shared route table, and fresh accounts to act as.
+// The one helper module of the tests: a typed client on the shared route table, fresh accounts to
+// act as, visits, waiting, and assertions that hold every answer to the wire conventions of
+// docs/api.md (envelope, error shape, X-Request-Id, timestamps, ids), not only the part a test is about.
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { createHopClient, type HopClient } from '@hop/shared/client';
-import type { Plan, Role, Scope } from '@hop/shared';
+import { createHopClient, fillPath, type HopClient, type RawResponse, type RouteInput, type RouteOutput } from '@hop/shared/client';
+import { ERROR_STATUS, routes, type ErrorCode, type Plan, type Role, type RouteName, type Scope } from '@hop/shared';
 
 export const API_URL = process.env.HOP_TEST_API_URL ?? 'http://127.0.0.1:3000';
 export const ADMIN_TOKEN = process.env.HOP_TEST_ADMIN_TOKEN ?? '';
 export const SHORT_DOMAIN = process.env.HOP_TEST_SHORT_DOMAIN ?? 'localhost:3000';
+/** The header GET /metrics needs on every server of a run (test/run.mjs sets the token). */
+export const METRICS_AUTH = { authorization: `Bearer ${process.env.HOP_TEST_METRICS_TOKEN ?? ''}` };
 
 export const unique = (prefix = 't') => `${prefix}${randomBytes(5).toString('hex')}`;
 
@@ -85,9 +90,12 @@ export const BROWSER_UA = {
   googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
 };
 
-/** Opens a short link as a visitor would; the test server trusts X-Forwarded-For from loopback. */
+/**
+ * Opens a short link (its URL, or a path on the test server) as a visitor would; the test server
+ * trusts X-Forwarded-For from loopback.
+ */
 export async function visit(shortUrl: string, opts: { ua?: string; ip?: string; referer?: string; method?: string; body?: string; headers?: Record<string, string> } = {}) {
-  const u = new URL(shortUrl);
+  const u = shortUrl.startsWith('/') ? { pathname: shortUrl, search: '' } : new URL(shortUrl);
   const headers: Record<string, string> = { 'user-agent': opts.ua ?? BROWSER_UA.desktopChrome, ...opts.headers };
   if (opts.ip) headers['x-forwarded-for'] = opts.ip;
   if (opts.referer) headers.referer = opts.referer;
@@ -110,3 +118,105 @@ export async function eventually<T>(check: () => Promise<T | undefined>, ms = 50
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
 }
+
+/** ISO 8601 UTC with milliseconds, as docs/api.md, Wire conventions writes every timestamp. */
+export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+export const idPattern = (prefix: string) => new RegExp(`^${prefix}_[0-9A-Za-z]{16,}$`);
+
+const ID_PREFIX_OF: Record<string, string> = {
+  userId: 'usr', createdBy: 'usr', invitedBy: 'usr', workspaceId: 'ws',
+};
+
+/** Walks a body: every `...At` string is ISO with ms, every id-like field carries its prefix. */
+export function checkWireValues(value: unknown, path = 'body'): void {
+  if (Array.isArray(value)) return value.forEach((v, i) => checkWireValues(v, `${path}[${i}]`));
+  if (!value || typeof value !== 'object') return;
+  for (const [k, v] of Object.entries(value)) {
+    const p = `${path}.${k}`;
+    if (/At$/.test(k) && v !== null) assert.match(String(v), ISO_MS, `${p} is ISO 8601 UTC with milliseconds`);
+    if (k === 'id' && typeof v === 'string') assert.match(v, /^(usr|ws|lnk|qr|dom|wh|evt|dlv|key|inv|oac)_[0-9A-Za-z]{16,}$/, `${p} is a prefixed id`);
+    if (ID_PREFIX_OF[k] && v !== null) assert.match(String(v), idPattern(ID_PREFIX_OF[k]), `${p} is a ${ID_PREFIX_OF[k]}_ id`);
+    checkWireValues(v, p);
+  }
+}
+
+function toQueryString(query: Record<string, unknown> | undefined): string {
+  if (!query) return '';
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) qs.set(k, String(v));
+  const s = qs.toString();
+  return s ? `?${s}` : '';
+}
+
+/** A route of the table called as `api.call` would, but answered raw (status, headers, body). */
+export function send<N extends RouteName>(api: HopClient, name: N, input: RouteInput<N>): Promise<RawResponse> {
+  const def = routes[name];
+  const i = input as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string>; idempotencyKey?: string };
+  const headers = { ...i.headers };
+  if (i.idempotencyKey) headers['idempotency-key'] = i.idempotencyKey;
+  return api.raw(def.method, fillPath(def.path, i.params) + toQueryString(i.query), { body: i.body, headers });
+}
+
+/** The error body of docs/api.md, Wire conventions, exactly: nothing more (no stack), nothing less. */
+export function assertErrorShape(res: RawResponse, code: ErrorCode, status: number) {
+  assert.equal(ERROR_STATUS[code], status, `the contract gives ${code} the status ${status}`);
+  assert.equal(res.status, status, `status of ${res.text.slice(0, 300)}`);
+  assert.match(String(res.headers['content-type']), /application\/json/);
+  assert.ok(res.headers['x-request-id'], 'X-Request-Id on an error');
+  const body = res.body as { success: boolean; error: Record<string, unknown> };
+  assert.deepEqual(Object.keys(body).sort(), ['error', 'success']);
+  assert.equal(body.success, false);
+  assert.deepEqual(Object.keys(body.error).sort(), ['code', 'details', 'message', 'statusCode']);
+  assert.equal(body.error.code, code, `code of ${res.text.slice(0, 300)}`);
+  assert.equal(body.error.statusCode, status);
+  assert.equal(typeof body.error.message, 'string');
+  assert.ok((body.error.message as string).length > 0);
+  assert.equal(typeof body.error.details, 'object');
+  assert.ok(body.error.details !== null && !Array.isArray(body.error.details));
+  assert.doesNotMatch(res.text, /\n\s+at |"stack"|node_modules|\.ts:\d+/, 'no stack trace in an error');
+  if (code === 'VALIDATION_ERROR') assertIssues(body.error.details);
+  return body.error as { code: ErrorCode; message: string; statusCode: number; details: Record<string, unknown> };
+}
+
+/** `details.issues: [{path, message}]`, at least one. */
+export function assertIssues(details: unknown) {
+  const issues = (details as { issues?: unknown }).issues;
+  assert.ok(Array.isArray(issues) && issues.length > 0, `details.issues in ${JSON.stringify(details)}`);
+  for (const issue of issues as Record<string, unknown>[]) {
+    assert.deepEqual(Object.keys(issue).sort(), ['message', 'path']);
+    assert.equal(typeof issue.path, 'string');
+    assert.equal(typeof issue.message, 'string');
+  }
+  return issues as { path: string; message: string }[];
+}
+
+/** Calls a route expecting a refusal; returns the error for further checks. */
+export async function fails<N extends RouteName>(
+  api: HopClient, name: N, input: RouteInput<N>, code: ErrorCode, status: number = ERROR_STATUS[code],
+) {
+  const res = await send(api, name, input);
+  return assertErrorShape(res, code, status);
+}
+
+/** Same as `fails`, for a raw request outside the typed inputs (wrong types, unknown fields...). */
+export async function rawFails(
+  api: HopClient, method: string, path: string, init: Parameters<HopClient['raw']>[2], code: ErrorCode, status: number = ERROR_STATUS[code],
+) {
+  return assertErrorShape(await api.raw(method, path, init), code, status);
+}
+
+/** Calls a route expecting success with its declared status; the body is parsed by the route's schema. */
+export async function succeeds<N extends RouteName>(api: HopClient, name: N, input: RouteInput<N>) {
+  const res = await send(api, name, input);
+  const def = routes[name];
+  assert.equal(res.status, def.status, `${name}: ${res.text.slice(0, 500)}`);
+  assert.ok(res.headers['x-request-id'], 'X-Request-Id on a success');
+  const body = res.body as { success: boolean; data: unknown };
+  assert.equal(body.success, true);
+  assert.ok('data' in body);
+  def.response.parse(body);
+  checkWireValues(body.data);
+  return { ...res, body: body as never as RouteOutput<N> };
+}
+
+export const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));

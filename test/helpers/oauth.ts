@@ -50,14 +50,14 @@ class Jar {
 
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
-/** A browser session on the authorize page: GET it, sign in, decide. */
-export function authorizeSession(url: string) {
+/** A browser session on the authorize page: GET it, sign in, decide (`headers` go on every request). */
+export function authorizeSession(url: string, headers: Record<string, string> = {}) {
   const jar = new Jar();
   let csrf = '';
   const send = async (method: 'GET' | 'POST', form?: Record<string, string>) => {
     const res = await fetch(url, {
       method, redirect: 'manual',
-      headers: { cookie: jar.header(), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: { ...headers, cookie: jar.header(), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
       body: form ? new URLSearchParams(form).toString() : undefined,
     });
     jar.take(res);

@@ -31,6 +31,7 @@ export async function startServer(opts) {
       HOP_DATA_DIR: opts.dataDir,
       HOP_LOG_LEVEL: process.env.HOP_TEST_LOG_LEVEL ?? 'warn',
       ...(process.env.HOP_TEST_SECRET ? { HOP_SECRET: process.env.HOP_TEST_SECRET } : {}),
+      ...(process.env.HOP_TEST_METRICS_TOKEN ? { HOP_METRICS_TOKEN: process.env.HOP_TEST_METRICS_TOKEN } : {}),
       // On PostgreSQL every server of a run shares one database, so their dispatchers compete for
       // the same deliveries, as a fleet's would: they must agree on how to deliver. Only servers
       // that may reach loopback receivers dispatch, all on the same scaled retry schedule.

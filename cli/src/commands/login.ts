@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import type { User } from '@hop/shared';
 import type { OAuthTokenResponse } from '@hop/shared';
 import { BaseCommand } from '../base-command.js';
-import { credentialKind, type CredentialKind } from '../config-store.js';
+import { checkApiUrl, credentialKind, type CredentialKind } from '../config-store.js';
 import { UsageError } from '../errors.js';
 import { askSecret, readStdin } from '../prompts.js';
 import { browserUnavailable, logInWithBrowser, logInWithDevice } from '../login-flows.js';
@@ -41,7 +41,7 @@ With --with-token, an API key or token is read from stdin (or asked for on a ter
   };
 
   async run(): Promise<LoginResult> {
-    const apiUrl = this.flags['api-url'] ?? this.settings.apiUrl;
+    const apiUrl = this.flags['api-url'] ? checkApiUrl(this.flags['api-url'], '--api-url') : this.settings.apiUrl;
     const tokens = this.flags['with-token'] ? undefined : await this.logInInteractively(apiUrl);
     const credential = tokens ? tokens.access_token : await this.readCredential();
     const { user, workspace, count } = await identify(this.clientFor(apiUrl, credential), credential, tokens, this.store.get('workspace'));

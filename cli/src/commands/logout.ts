@@ -10,7 +10,10 @@ export interface LogoutResult {
 
 export default class Logout extends BaseCommand<typeof Logout> {
   static summary = 'Forget the stored credential; a browser login is also revoked on the server';
-  static description = 'A login made with `hop login` (OAuth) is revoked on the server (POST /v1/oauth/revoke) before it is forgotten. An API key or session token stored with --with-token stays valid on the server: revoke a key with `hop keys revoke`.';
+  static examples = [
+    '<%= config.bin %> logout',
+  ];
+  static description = 'A login made with `hop login` (OAuth) is revoked on the server (POST /v1/oauth/revoke) before it is forgotten. An API key or session token stored with --with-token stays valid on the server: delete a key with `hop keys delete`.';
   static skipRefresh = true;
 
   async run(): Promise<LogoutResult> {

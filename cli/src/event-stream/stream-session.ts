@@ -2,7 +2,7 @@ import { EVENT_TYPES } from '@hop/shared';
 import { credentialKind } from '../config-store.js';
 import { UsageError } from '../errors.js';
 
-/** The credential as the API client sends it (CONTRACT 2), for a request outside the client. */
+/** The credential as the API client sends it (docs/api.md, Access), for a request outside the client. */
 export function credentialHeaders(credential: string, userAgent: string): Record<string, string> {
   return credentialKind(credential) === 'api-key'
     ? { 'x-api-key': credential, 'user-agent': userAgent }

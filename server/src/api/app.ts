@@ -3,10 +3,11 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
 import { createServer } from 'node:http';
-import { requestIdFor } from './request-id.js';
+import { requestIdFor } from '../domain/request-id.js';
 import { errorHandlerPlugin, sendError } from './plugins/error-handler.js';
 import { createMetrics, metricsRoutes, type Metrics } from './plugins/metrics.js';
 import { parseJsonBody } from './plugins/json-body.js';
+import { securityHeadersHook } from './security-headers.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { limitUnmatched } from './plugins/access.js';
 import { authRoutes } from './routes/auth-routes.js';
@@ -82,6 +83,8 @@ export async function buildApp(
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  // Every HTML page, whoever renders it, leaves with the security headers (CSP, framing, sniffing).
+  app.addHook('onSend', securityHeadersHook);
   // Unknown API paths count against the credential they present, like every API request.
   if (!config.disabled.has('api')) app.addHook('onRequest', async (req, reply) => limitUnmatched(services, req, reply));
   // One-segment paths the application routes itself stay away from the fast path.
@@ -92,7 +95,7 @@ export async function buildApp(
 
   await app.register(errorHandlerPlugin);
   // Registered on the root instance so its onResponse hook sees every route, redirects included.
-  await metricsRoutes(app, { metrics: opts.metrics ?? createMetrics(services) });
+  await metricsRoutes(app, { metrics: opts.metrics ?? createMetrics(services), token: config.metricsToken });
   await app.register(openApiPlugin, { baseUrl: config.baseUrl, version: opts.version ?? '0.1.0' });
   const deps = { services, adminToken: config.adminToken };
   // A fleet may split the parts: HOP_DISABLE=api leaves a redirector, =redirector an API server.

@@ -104,7 +104,7 @@ export function defineRoute<N extends RouteName>(
     onRequest: async (req, reply) => {
       // Fix: path parameters used to be checked only after `authorize`, which looks the workspace
       // up first, so a malformed id (`/v1/workspaces/not-an-id`) answered 404 instead of the
-      // contract's 400 VALIDATION_ERROR ("path fails its schema", CONTRACT 1). Check them first;
+      // contract's 400 VALIDATION_ERROR ("path fails its schema", docs/api.md, Wire conventions). Check them first;
       // the body is still not read before the caller is authorized.
       const params = 'params' in def && def.params ? def.params : undefined;
       // Access and rate limits, as the route declares them: plugins/access.ts. The path parameters

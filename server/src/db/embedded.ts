@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Database, Queryable } from './database.js';
 
 /**
- * Two processes on one PGlite directory corrupt it (RESEARCH), so the first holds a lock file with
+ * Two processes on one PGlite directory corrupt it (docs/decisions.md), so the first holds a lock file with
  * its pid; a second start fails while that pid lives, and takes over a lock left by a dead one.
  */
 function acquireDirLock(dir: string): () => void {

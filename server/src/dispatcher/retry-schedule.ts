@@ -1,4 +1,4 @@
-/** Attempt n (2..5) waits 2 s × 4^(n-2) after the previous one: 2, 8, 32, 128 s (SPEC). */
+/** Attempt n (2..5) waits 2 s × 4^(n-2) after the previous one: 2, 8, 32, 128 s (docs/api.md). */
 export const MAX_ATTEMPTS = 5;
 
 /**

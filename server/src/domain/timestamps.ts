@@ -1,4 +1,4 @@
-/** Timestamps leave the domain as ISO 8601 UTC with milliseconds (CONTRACT 1). */
+/** Timestamps leave the domain as ISO 8601 UTC with milliseconds (docs/api.md, Wire conventions). */
 export function iso(d: Date | string): string {
   return (d instanceof Date ? d : new Date(d)).toISOString();
 }

@@ -6,7 +6,7 @@ const BATCH = 500;
 
 /**
  * Every 5 minutes: links past `expiresAt` get `link.expired` once per expiry, then are marked
- * expired, in one transaction, so the event is never lost nor sent twice (CONTRACT 4).
+ * expired, in one transaction, so the event is never lost nor sent twice (docs/api.md, Links).
  * Redirects enforce the expiry at request time on their own; this job only announces it.
  */
 export function expiryJob(deps: { clock: Clock; outbox: EventOutbox }): Job {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
-import { requestIdFor } from '../api/request-id.js';
+import { requestIdFor } from '../domain/request-id.js';
 import { isBotAgent } from '../domain/clicks/visit-details.js';
 import type { HostDomains } from './host-domains.js';
 import { createVisitRecorder } from './visit-recorder.js';

@@ -6,7 +6,7 @@ export const DOMAIN_CHANGED_CHANNEL = 'hop_domain_changed';
 const TTL_MS = 30_000;
 
 /**
- * Which domain a visit's slug belongs to, chosen by its Host (CONTRACT 5): a verified custom
+ * Which domain a visit's slug belongs to, chosen by its Host (docs/api.md, The redirector): a verified custom
  * domain serves its own links; any other host (the default short domain, and in development the
  * API host) serves the default short domain's. The verified names are one small set per process,
  * reloaded when a domain changes (NOTIFY from a trigger, or at once in the process that changed

@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { RedirectLink } from '../domain/links/redirect-links.js';
 
-/** An unlocked link stays unlocked for a visitor for 24 hours (CONTRACT 5). */
+/** An unlocked link stays unlocked for a visitor for 24 hours (docs/api.md, The redirector). */
 export const UNLOCK_TTL_SECONDS = 24 * 60 * 60;
 
 export const unlockCookieName = (linkId: string) => `hop_pw_${linkId}`;

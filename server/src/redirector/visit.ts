@@ -149,17 +149,22 @@ export function createRedirector(deps: RedirectorDeps) {
       if (!link) return reply;
       if (!link.passwordHash) return pass(req, reply, link, from);
       const visitor = await salts.ipHash(req.ip);
-      const locked = await attempts.lockedFor(link.id, visitor);
-      if (locked > 0) return sendLockedOut(req, reply, locked);
       if (typeof password !== 'string' || password.length === 0 || password.length > 256) {
+        const locked = await attempts.lockedFor(link.id, visitor);
+        if (locked > 0) return sendLockedOut(req, reply, locked);
         return sendPasswordForm(req, reply, { status: 401, error: 'Enter the password.' });
       }
-      if (!(await verifyPassword(password, link.passwordHash))) {
-        await attempts.recordFailure(link, visitor);
+      // The attempt takes its place in the lockout window before the hash is checked, so a burst
+      // of concurrent guesses cannot all be checked before the first failures are counted.
+      const reserved = await attempts.reserve(link.id, visitor);
+      if ('lockedFor' in reserved) return sendLockedOut(req, reply, reserved.lockedFor);
+      if (!(await verifyPassword(password, link.passwordHash, 'links'))) {
+        await attempts.recordFailure(link);
         const nowLocked = await attempts.lockedFor(link.id, visitor);
         if (nowLocked > 0) return sendLockedOut(req, reply, nowLocked);
         return sendPasswordForm(req, reply, { status: 401, error: 'Wrong password. Try again.' });
       }
+      await attempts.release(reserved.attempt);
       reply.setCookie(unlockCookieName(link.id), cookies.issue(link, clock.now().getTime()), {
         path: '/',
         httpOnly: true,

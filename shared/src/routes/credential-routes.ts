@@ -22,7 +22,7 @@ export const credentialRoutes = {
     tag: 'api-keys', auth: 'credential', workspace: 'path', scope: 'keys:manage', role: 'viewer', status: 200,
     params: ApiKeyParamsSchema, response: envelope(ApiKeySchema),
   }),
-  // OAuth clients (CONTRACT 2); the authorization server itself (/v1/oauth/*, /.well-known/...)
+  // OAuth clients (docs/api.md, Access); the authorization server itself (/v1/oauth/*, /.well-known/...)
   // speaks RFC 6749 rather than the envelope and is registered beside the table.
   listOAuthClients: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/oauth-clients', summary: 'OAuth clients registered by a workspace',

@@ -6,7 +6,7 @@ import { route } from './route-def.js';
 
 /** Custom domains and tags. */
 export const domainRoutes = {
-  // Custom domains (CONTRACT 8)
+  // Custom domains (docs/api.md, Domains and tags)
   listDomains: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/domains', summary: 'Custom domains of a workspace', tag: 'domains',
     auth: 'credential', workspace: 'path', scope: 'domains:read', role: 'viewer', status: 200, params: WorkspaceParamsSchema,
@@ -28,7 +28,7 @@ export const domainRoutes = {
     summary: 'Remove a custom domain (409 while links use it)', tag: 'domains', auth: 'credential', workspace: 'path',
     scope: 'workspace:write', role: 'admin', status: 200, params: DomainParamsSchema, response: envelope(DomainSchema),
   }),
-  // Tags (CONTRACT 8)
+  // Tags (docs/api.md, Domains and tags)
   listTags: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/tags', summary: 'Tags in use, with how many links carry each',
     tag: 'tags', auth: 'credential', workspace: 'path', scope: 'tags:read', role: 'viewer', status: 200, params: WorkspaceParamsSchema,

@@ -71,7 +71,7 @@ export const linkRoutes = {
     tag: 'analytics', auth: 'credential', workspace: 'path', scope: 'analytics:read', role: 'viewer', status: 200,
     params: WorkspaceParamsSchema, query: WorkspaceAnalyticsQuerySchema, response: envelope(AnalyticsSchema),
   }),
-  // QR codes (CONTRACT 7); the workspace is the link's. `GET /v1/qr/:qrId/download` (public, the
+  // QR codes (docs/api.md, QR codes); the workspace is the link's. `GET /v1/qr/:qrId/download` (public, the
   // image bytes) is registered by the server beside these, outside the JSON table.
   createQrCode: route({
     method: 'POST', path: '/v1/links/:linkId/qr', summary: 'Create a QR code for a link (quota per plan and hour)',

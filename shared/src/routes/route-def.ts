@@ -40,7 +40,7 @@ export interface RouteDef {
   query?: z.ZodType;
   body?: z.ZodType;
   response: z.ZodType;
-  /** Honour `Idempotency-Key` (CONTRACT 4). */
+  /** Honour `Idempotency-Key` (docs/api.md, Links). */
   idempotent?: boolean;
   /** Answer the data itself, without the envelope (the integration surface under /api/v1). */
   bare?: boolean;

@@ -5,6 +5,7 @@ import { useApi } from '../api.js';
 import { atLeast } from '../workspace.js';
 import { ErrorAlert } from './error-alert.js';
 import { Empty, Loading } from './states.js';
+import { CopyButton } from './copy-button.js';
 
 const QrDesigner = lazy(() => import('../qr/qr-designer.js'));
 
@@ -47,6 +48,7 @@ export function LinkQrCodes({ workspace, link }: { workspace: Workspace; link: L
             {q.format === 'pdf' ? <p className="hint">PDF, {q.size} px</p> : <img src={here(q.publicUrl)} alt={`QR code for ${link.shortUrl}`} width={160} height={160} loading="lazy" />}
             <p className="hint">{q.format.toUpperCase()} · {q.size} px · {q.errorCorrection} · {q.foregroundColor} on {q.backgroundColor}</p>
             <a className="button secondary" href={here(q.publicUrl)} download={`${link.slug}-${q.id}.${q.format}`}>Download {q.format.toUpperCase()}</a>{' '}
+            <CopyButton value={q.publicUrl} label="Copy image URL" />{' '}
             {canWrite ? <button type="button" className="link-button" onClick={() => void remove(q.id)}>Delete</button> : null}
           </li>
         ))}

@@ -23,7 +23,7 @@ function InviteForm({ workspace }: { workspace: Workspace }) {
     onSuccess: async (inv) => { setCreated(inv); await queries.invalidateQueries({ queryKey: ['invites', workspace.id] }); },
     onError: (err) => setErrors(apiFieldErrors(err)),
   });
-  // Only owners make owners (CONTRACT 2).
+  // Only owners make owners (docs/api.md, Access).
   const roles = ROLES.filter((r) => r !== 'owner' || workspace.role === 'owner');
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();

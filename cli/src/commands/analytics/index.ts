@@ -1,12 +1,11 @@
 import { Args, Flags } from '@oclif/core';
 import { ANALYTICS_GROUPS, type Analytics, type AnalyticsGroup, type BreakdownEntry } from '@hop/shared';
-import type { HopClient } from '@hop/shared/client';
 import { BaseCommand } from '../../base-command.js';
+import { linkIdFor } from '../../link-ref.js';
 import { UsageError } from '../../errors.js';
 import { parseTime, workspaceFlag } from '../../flags.js';
 import { printBarChart, printRecord, printRows, type Bar } from '../../render.js';
 
-const LINK_ID = /^lnk_[0-9A-Za-z]{16,}$/;
 const DAY_MS = 86_400_000;
 
 /** A UTC day as given (`2026-04-01`), or a duration back from now (`7d`, `2w`) or an ISO time. */
@@ -61,17 +60,6 @@ export default class AnalyticsShow extends BaseCommand<typeof AnalyticsShow> {
     }
     return data;
   }
-}
-
-/** A link named by id, or by slug: looked up through the search, keeping only an exact match. */
-async function linkIdFor(api: HopClient, workspaceId: string, ref: string): Promise<string> {
-  if (LINK_ID.test(ref)) return ref;
-  const found = new Map<string, string>();
-  const { data } = await api.paginate('listLinks', { params: { workspaceId }, query: { q: ref, limit: 100 } }, { maxPages: 5 });
-  for (const l of data) if (l.slug === ref) found.set(l.id, l.shortUrl);
-  if (found.size === 1) return [...found.keys()][0];
-  if (!found.size) throw new UsageError(`no link with slug "${ref}" in this workspace (see \`hop links list\`)`);
-  throw new UsageError(`several links have the slug "${ref}": ${[...found].map(([id, url]) => `${id} (${url})`).join(', ')}; pass the id`);
 }
 
 const BREAKDOWNS = [

@@ -6,6 +6,10 @@ import { domainColumns } from '../../resource-views.js';
 
 export default class DomainsList extends BaseCommand<typeof DomainsList> {
   static summary = 'List the custom domains of the workspace, with their TXT records';
+  static examples = [
+    '<%= config.bin %> domains list',
+    '<%= config.bin %> domains list --json',
+  ];
   static flags = { workspace: workspaceFlag() };
 
   async run(): Promise<Domain[]> {

@@ -6,6 +6,10 @@ import { inviteColumns } from '../../access-views.js';
 
 export default class InvitesList extends BaseCommand<typeof InvitesList> {
   static summary = 'List pending invites (admins)';
+  static examples = [
+    '<%= config.bin %> invites list',
+    '<%= config.bin %> invites list --json',
+  ];
   static flags = { workspace: workspaceFlag() };
 
   async run(): Promise<Invite[]> {

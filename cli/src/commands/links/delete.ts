@@ -7,12 +7,16 @@ import { askConfirm } from '../../prompts.js';
 
 export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
   static summary = 'Delete a link (asks first on a terminal; --yes otherwise)';
-  static args = { linkId: Args.string({ required: true, description: 'link id (lnk_...)' }) };
+  static examples = [
+    '<%= config.bin %> links delete hello --yes',
+    '<%= config.bin %> links delete lnk_0Ppq8sWb3c1Fz9Xk2Lm4 --json --yes',
+  ];
+  static args = { linkId: Args.string({ required: true, description: 'link id (lnk_...) or slug' }) };
   static flags = { workspace: workspaceFlag(), yes: yesFlag() };
 
   async run(): Promise<Link> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    const linkId = this.args.linkId;
+    const linkId = await this.resolveLinkId(this.args.linkId, this.flags.workspace);
     if (!this.flags.yes) {
       // A script must say --yes: a deletion is never the default of an unattended run.
       if (!this.interactive) throw new UsageError('refusing to delete without --yes when not on a terminal');

@@ -3,6 +3,8 @@ import type { Link } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
 import { workspaceFlag } from '../../flags.js';
 import { fetchAllLinks } from '../../link-batch.js';
+import { UsageError } from '../../errors.js';
+import { csvCell } from '../../text-hygiene.js';
 
 /** The CSV columns, in order: what `hop links import` reads first, then the read-only rest. */
 export const EXPORT_COLUMNS = [
@@ -16,10 +18,11 @@ export default class LinksExport extends BaseCommand<typeof LinksExport> {
   static examples = ['<%= config.bin %> links export --format csv > links.csv', '<%= config.bin %> links export --format json > links.json'];
   static flags = {
     workspace: workspaceFlag(),
-    format: Flags.string({ options: ['csv', 'json'], default: 'csv', description: 'output format' }),
+    format: Flags.string({ options: ['csv', 'json'], description: 'output format (default csv; --json prints JSON)' }),
   };
 
   async run(): Promise<Link[] | void> {
+    if (this.flags.format === 'csv' && this.jsonEnabled()) throw new UsageError('--format csv and --json ask for two formats: pass one');
     const workspaceId = await this.workspaceId(this.flags.workspace);
     // Oldest first, so that a re-import creates them in the same order.
     const links = (await fetchAllLinks(this.api, workspaceId)).reverse();
@@ -30,7 +33,7 @@ export default class LinksExport extends BaseCommand<typeof LinksExport> {
       const { stringify } = await import('csv-stringify/sync');
       const rows = links.map((l) => EXPORT_COLUMNS.map((c) => {
         const v = (l as unknown as Record<string, unknown>)[c];
-        return Array.isArray(v) ? v.join(',') : v ?? '';
+        return csvCell(Array.isArray(v) ? v.join(',') : String(v ?? ''));
       }));
       process.stdout.write(stringify(rows, { header: true, columns: [...EXPORT_COLUMNS] }));
     }

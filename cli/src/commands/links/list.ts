@@ -22,10 +22,10 @@ export default class LinksList extends BaseCommand<typeof LinksList> {
     const { data: links, nextCursor: cursor } = await this.api.paginate('listLinks', {
       params: { workspaceId }, query: { ...query, cursor: this.flags.cursor },
     }, { maxPages: all ? undefined : 1 });
-    // The next cursor goes to stderr, so `--json` output stays exactly the list.
-    if (cursor) process.stderr.write(`More links: add --cursor ${cursor} (or --all)\n`);
     if (!this.jsonEnabled()) await printTable(links, linkColumns);
     if (!links.length) this.info('No links');
+    // After the table, where the eye ends; on stderr, so `--json` output stays exactly the list.
+    if (cursor) process.stderr.write(`More links: add --cursor ${cursor} (or --all)\n`);
     return links;
   }
 }

@@ -4,6 +4,7 @@ import { BaseCommand } from '../../base-command.js';
 import { AuthRequiredError } from '../../errors.js';
 import { workspaceFlag } from '../../flags.js';
 import { printRows } from '../../render.js';
+import { cleanLine } from '../../text-hygiene.js';
 import { followEventStream } from '../../event-stream/sse-client.js';
 import { credentialHeaders, eventTime, stopSignal, writeJsonLine } from '../../event-stream/stream-session.js';
 
@@ -23,7 +24,8 @@ export default class LinksTail extends BaseCommand<typeof LinksTail> {
     const { credential, apiUrl } = this.settings;
     if (!credential) throw new AuthRequiredError();
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    const only = this.flags.link;
+    // An unknown link fails now rather than waiting forever for visits that cannot come.
+    const only = this.flags.link ? await this.resolveLinkId(this.flags.link, this.flags.workspace) : undefined;
     const stop = stopSignal();
     const tty = Boolean(process.stdout.isTTY);
     await followEventStream({
@@ -40,12 +42,12 @@ export default class LinksTail extends BaseCommand<typeof LinksTail> {
         if (!parsed.success) return void process.stderr.write(`Skipped an event that is not a visit: ${parsed.error.issues[0]?.message}\n`);
         const event = parsed.data;
         const d = event.data;
-        if (only && d.linkId !== only && d.slug !== only) return;
+        if (only && d.linkId !== only) return;
         if (this.jsonEnabled()) return writeJsonLine(raw);
         const via = event.type === 'qr.scanned' ? 'qr' : 'link';
         if (!tty) return printRows([[d.clickedAt, event.type, d.slug, d.country, d.device, d.browser, d.referrer, d.isBot, d.linkId]]);
         const cells = [eventTime(d.clickedAt), d.slug, d.country ?? '--', d.device ?? '?', d.browser ?? '?', d.referrer ?? '(direct)'];
-        process.stdout.write(`${cells.join('  ')}${via === 'qr' ? '  qr' : ''}${d.isBot ? '  bot' : ''}\n`);
+        process.stdout.write(`${cells.map((c) => cleanLine(String(c))).join('  ')}${via === 'qr' ? '  qr' : ''}${d.isBot ? '  bot' : ''}\n`);
       },
       onReconnecting: ({ delayMs, error }) => process.stderr.write(`Disconnected (${error}); reconnecting in ${(delayMs / 1000).toFixed(1)} s\n`),
     });

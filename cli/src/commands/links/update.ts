@@ -6,20 +6,25 @@ import { linkClearFlags, linkFieldFlags, workspaceFlag } from '../../flags.js';
 import { linkBodyFromFlags } from '../../link-body.js';
 import { smartBodyFromFlags, smartClearFlags, smartLinkFlags } from '../../smart-link-flags.js';
 import { printRecord } from '../../render.js';
+import { readPasswordStdin } from '../../prompts.js';
 import { linkRecord } from '../../resource-views.js';
 
 export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
   static summary = 'Change a link: set fields with the create flags, remove them with --clear-*';
   static examples = [
     '<%= config.bin %> links update lnk_... --url https://example.com/v2 --clear-expires',
-    '<%= config.bin %> links update lnk_... --tag a --tag b --no-password',
+    '<%= config.bin %> links update hello --tag a --tag b --no-password   # the tags become exactly a, b',
+    '<%= config.bin %> links update hello --add-tag q4 --remove-tag draft',
   ];
-  static args = { linkId: Args.string({ required: true, description: 'link id (lnk_...)' }) };
+  static args = { linkId: Args.string({ required: true, description: 'link id (lnk_...) or slug' }) };
   static flags = {
     // Optional: the link's id already names its workspace.
-    workspace: Flags.string({ char: 'w', helpValue: '<id|slug>', description: 'workspace id or slug (not needed: the link implies it)' }),
+    workspace: Flags.string({ char: 'w', helpValue: '<id|slug>', description: 'workspace id or slug (not needed with a link id: the link implies it)' }),
     url: Flags.string({ description: 'new destination URL' }),
     ...linkFieldFlags(),
+    tag: Flags.string({ char: 't', multiple: true, multipleNonGreedy: true, description: 'replace every tag with these; repeat for several (to add or remove one: --add-tag, --remove-tag)' }),
+    'add-tag': Flags.string({ multiple: true, exclusive: ['tag', 'clear-tags'], description: 'add this tag, keeping the others; repeat for several' }),
+    'remove-tag': Flags.string({ multiple: true, exclusive: ['tag', 'clear-tags'], description: 'remove this tag, keeping the others; repeat for several' }),
     ...linkClearFlags(),
     ...smartLinkFlags(),
     ...smartClearFlags(),
@@ -27,12 +32,22 @@ export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
 
   async run(): Promise<Link> {
     const body = { ...linkBodyFromFlags(this.flags), ...smartBodyFromFlags(this.flags) };
+    if (this.flags['password-stdin']) body.password = await readPasswordStdin();
+    const linkId = await this.resolveLinkId(this.args.linkId, this.flags.workspace);
+    if (this.flags['add-tag'] || this.flags['remove-tag']) body.tags = await this.editedTags(linkId);
     if (!Object.keys(body).length) throw new UsageError('nothing to change: pass at least one field flag (see --help)');
-    const linkId = this.args.linkId;
     const { data } = this.flags.workspace
       ? await this.api.call('updateLink', { params: { workspaceId: await this.workspaceId(this.flags.workspace), linkId }, body })
       : await this.api.call('updateLinkById', { params: { linkId }, body });
     if (!this.jsonEnabled()) printRecord(linkRecord(data));
     return data;
+  }
+
+  /** The link's tags with --add-tag added and --remove-tag removed (read from the link first). */
+  private async editedTags(linkId: string): Promise<string[]> {
+    const workspaceId = await this.workspaceId(this.flags.workspace);
+    const { data } = await this.api.call('getLink', { params: { workspaceId, linkId } });
+    const removed = new Set(this.flags['remove-tag'] ?? []);
+    return [...new Set([...data.tags, ...(this.flags['add-tag'] ?? [])])].filter((t) => !removed.has(t));
   }
 }

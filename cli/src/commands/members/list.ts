@@ -6,6 +6,10 @@ import { memberColumns } from '../../access-views.js';
 
 export default class MembersList extends BaseCommand<typeof MembersList> {
   static summary = 'List the members of the workspace and their roles';
+  static examples = [
+    '<%= config.bin %> members list',
+    '<%= config.bin %> members list --json',
+  ];
   static flags = { workspace: workspaceFlag() };
 
   async run(): Promise<Member[]> {

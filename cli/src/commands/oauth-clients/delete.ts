@@ -7,6 +7,9 @@ import { askConfirm } from '../../prompts.js';
 
 export default class OAuthClientsDelete extends BaseCommand<typeof OAuthClientsDelete> {
   static summary = 'Delete an OAuth client; every token issued to it stops working (asks first on a terminal)';
+  static examples = [
+    '<%= config.bin %> oauth-clients delete oac_0Ppq8sWb3c1Fz9Xk2Lm4 --yes',
+  ];
   static args = { clientId: Args.string({ required: true, description: 'the client id (oac_...)' }) };
   static flags = { workspace: workspaceFlag(), yes: yesFlag() };
 

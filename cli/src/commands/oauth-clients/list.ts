@@ -6,6 +6,10 @@ import { oauthClientColumns } from '../../access-views.js';
 
 export default class OAuthClientsList extends BaseCommand<typeof OAuthClientsList> {
   static summary = 'List the OAuth clients registered by the workspace (never their secrets)';
+  static examples = [
+    '<%= config.bin %> oauth-clients list',
+    '<%= config.bin %> oauth-clients list --json',
+  ];
   static flags = { workspace: workspaceFlag() };
 
   async run(): Promise<OAuthClient[]> {

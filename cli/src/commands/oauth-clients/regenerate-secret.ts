@@ -7,6 +7,9 @@ import { oauthClientRecord } from '../../access-views.js';
 
 export default class OAuthClientsRegenerateSecret extends BaseCommand<typeof OAuthClientsRegenerateSecret> {
   static summary = 'Replace the secret of a confidential client (the old one stops working; issued tokens stay valid)';
+  static examples = [
+    '<%= config.bin %> oauth-clients regenerate-secret oac_0Ppq8sWb3c1Fz9Xk2Lm4',
+  ];
   static args = { clientId: Args.string({ required: true, description: 'the client id (oac_...)' }) };
   static flags = { workspace: workspaceFlag() };
 

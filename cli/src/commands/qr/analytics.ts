@@ -5,6 +5,10 @@ import { printRecord, printTable } from '../../render.js';
 
 export default class QrAnalyticsCommand extends BaseCommand<typeof QrAnalyticsCommand> {
   static summary = 'Scans of a QR code: totals, by country, per day';
+  static examples = [
+    '<%= config.bin %> qr analytics qr_0Ppq8sWb3c1Fz9Xk2Lm4',
+    '<%= config.bin %> qr analytics qr_0Ppq8sWb3c1Fz9Xk2Lm4 --json',
+  ];
   static args = { qrId: Args.string({ required: true, description: 'QR code id (qr_...)' }) };
   static flags = { days: Flags.integer({ min: 1, max: 730, description: 'days back from today (1-730, default 30)' }) };
 

@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { QR_ERROR_CORRECTIONS, QR_FORMATS, QR_MAX_SIZE, QR_MIN_SIZE, type CreateQrCodeBody, type QrCode } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
 import { printRecord } from '../../render.js';
+import { workspaceFlag } from '../../flags.js';
 import { qrRecord } from '../../qr-views.js';
 
 export default class QrCreate extends BaseCommand<typeof QrCreate> {
@@ -11,8 +12,9 @@ export default class QrCreate extends BaseCommand<typeof QrCreate> {
     '<%= config.bin %> qr create lnk_0Ppq8sWb3c1Fz9Xk2Lm4 --format svg --fg "#1a1a2e"',
     '<%= config.bin %> qr create lnk_0Ppq8sWb3c1Fz9Xk2Lm4 --logo https://example.com/logo.png --logo-size 25 --size 1024',
   ];
-  static args = { link: Args.string({ required: true, description: 'link id (lnk_...)' }) };
+  static args = { link: Args.string({ required: true, description: 'link id (lnk_...) or slug' }) };
   static flags = {
+    workspace: workspaceFlag(),
     format: Flags.string({ options: [...QR_FORMATS], description: 'image format (default png; pdf is vector)' }),
     size: Flags.integer({ min: QR_MIN_SIZE, max: QR_MAX_SIZE, description: `width and height in pixels (${QR_MIN_SIZE}-${QR_MAX_SIZE}, default 512)` }),
     fg: Flags.string({ helpValue: '#rrggbb', description: 'colour of the modules (default #000000)' }),
@@ -33,7 +35,7 @@ export default class QrCreate extends BaseCommand<typeof QrCreate> {
       logoSize: f['logo-size'],
       errorCorrection: f.ec as CreateQrCodeBody['errorCorrection'],
     };
-    const { data } = await this.api.call('createQrCode', { params: { linkId: this.args.link }, body });
+    const { data } = await this.api.call('createQrCode', { params: { linkId: await this.resolveLinkId(this.args.link, f.workspace) }, body });
     if (this.jsonEnabled()) return data;
     if (process.stdout.isTTY) printRecord(qrRecord(data));
     else process.stdout.write(`${data.publicUrl}\n`);

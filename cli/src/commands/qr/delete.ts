@@ -7,6 +7,9 @@ import { askConfirm } from '../../prompts.js';
 
 export default class QrDelete extends BaseCommand<typeof QrDelete> {
   static summary = 'Delete a QR code (asks first on a terminal; --yes otherwise)';
+  static examples = [
+    '<%= config.bin %> qr delete qr_0Ppq8sWb3c1Fz9Xk2Lm4 --yes',
+  ];
   static args = { qrId: Args.string({ required: true, description: 'QR code id (qr_...)' }) };
   static flags = { yes: yesFlag() };
 

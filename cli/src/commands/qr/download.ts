@@ -1,9 +1,17 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, statSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { Args, Flags } from '@oclif/core';
 import { HopApiError } from '@hop/shared/client';
 import { BaseCommand } from '../../base-command.js';
 import { UsageError } from '../../errors.js';
+
+export interface QrDownloadResult {
+  qrId: string;
+  /** Where the image was written. */
+  path: string;
+  bytes: number;
+  contentType: string;
+}
 
 export default class QrDownload extends BaseCommand<typeof QrDownload> {
   static summary = 'Save a QR code image (PNG, SVG or PDF as it was created)';
@@ -11,12 +19,12 @@ export default class QrDownload extends BaseCommand<typeof QrDownload> {
   static examples = [
     '<%= config.bin %> qr download qr_0Ppq8sWb3c1Fz9Xk2Lm4 --output launch.png',
     '<%= config.bin %> qr download qr_0Ppq8sWb3c1Fz9Xk2Lm4 > launch.svg',
+    '<%= config.bin %> qr download qr_0Ppq8sWb3c1Fz9Xk2Lm4 --json   # saves <slug>.<format>, prints {path, bytes, contentType}',
   ];
-  static enableJsonFlag = false;
   static args = { qrId: Args.string({ required: true, description: 'QR code id (qr_...)' }) };
   static flags = { output: Flags.string({ char: 'o', helpValue: 'FILE', description: 'write the image to FILE ("-" for stdout)' }) };
 
-  async run(): Promise<void> {
+  async run(): Promise<QrDownloadResult | void> {
     const { qrId } = this.args;
     if (!/^qr_[0-9A-Za-z]{16,}$/.test(qrId)) throw new UsageError(`"${qrId}" is not a QR code id (qr_...)`);
     // Public: the download needs no credential, only the server.
@@ -39,12 +47,15 @@ export default class QrDownload extends BaseCommand<typeof QrDownload> {
     const disposition = String(res.headers['content-disposition'] ?? '');
     const suggested = /filename="([^"/\\]+)"/.exec(disposition)?.[1] ?? `${qrId}.bin`;
     let output = this.flags.output;
-    if (!output) output = process.stdout.isTTY ? suggested : '-';
+    // Under --json, stdout holds the record: the image always goes to a file.
+    if (!output) output = process.stdout.isTTY || this.jsonEnabled() ? suggested : '-';
     if (output === '-') {
+      if (this.jsonEnabled()) throw new UsageError('--json prints a record on stdout: write the image with --output FILE');
       await pipeline(res.body, process.stdout);
       return;
     }
     await pipeline(res.body, createWriteStream(output));
     this.info(`Saved ${output}`);
+    return { qrId, path: output, bytes: statSync(output).size, contentType: String(res.headers['content-type'] ?? '') };
   }
 }

@@ -7,6 +7,9 @@ import { askConfirm } from '../../prompts.js';
 
 export default class TagsDelete extends BaseCommand<typeof TagsDelete> {
   static summary = 'Remove a tag from every link (asks first on a terminal; --yes otherwise)';
+  static examples = [
+    '<%= config.bin %> tags delete old-campaign --yes',
+  ];
   static args = { name: Args.string({ required: true, description: 'the tag' }) };
   static flags = { workspace: workspaceFlag(), yes: yesFlag() };
 

@@ -6,6 +6,10 @@ import { tagColumns } from '../../resource-views.js';
 
 export default class TagsList extends BaseCommand<typeof TagsList> {
   static summary = 'List the tags in use, with how many links carry each';
+  static examples = [
+    '<%= config.bin %> tags list',
+    '<%= config.bin %> tags list --json',
+  ];
   static flags = { workspace: workspaceFlag() };
 
   async run(): Promise<TagSummary[]> {

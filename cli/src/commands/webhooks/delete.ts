@@ -7,6 +7,9 @@ import { askConfirm } from '../../prompts.js';
 
 export default class WebhooksDelete extends BaseCommand<typeof WebhooksDelete> {
   static summary = 'Delete a webhook (asks first on a terminal; --yes otherwise)';
+  static examples = [
+    '<%= config.bin %> webhooks delete wh_0Ppq8sWb3c1Fz9Xk2Lm4 --yes',
+  ];
   static args = { webhookId: Args.string({ required: true, description: 'webhook id (wh_...)' }) };
   static flags = { workspace: workspaceFlag(), yes: yesFlag() };
 

@@ -25,9 +25,9 @@ export default class WebhooksDeliveries extends BaseCommand<typeof WebhooksDeliv
       query: { limit, status: status as Delivery['status'] | undefined, cursor },
     });
     const next = page.pagination.nextCursor;
-    if (next) process.stderr.write(`More deliveries: add --cursor ${next}\n`);
     if (!this.jsonEnabled()) await printTable(page.data, deliveryColumns);
     if (!page.data.length) this.info('No deliveries');
+    if (next) process.stderr.write(`More deliveries: add --cursor ${next}\n`);
     return page.data;
   }
 }

@@ -7,6 +7,9 @@ import { webhookRecord } from '../../webhook-views.js';
 
 export default class WebhooksEnable extends BaseCommand<typeof WebhooksEnable> {
   static summary = 'Re-enable a webhook disabled after repeated failures (resets its failure count)';
+  static examples = [
+    '<%= config.bin %> webhooks enable wh_0Ppq8sWb3c1Fz9Xk2Lm4',
+  ];
   static args = { webhookId: Args.string({ required: true, description: 'webhook id (wh_...)' }) };
   static flags = { workspace: workspaceFlag() };
 

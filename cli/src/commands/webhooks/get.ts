@@ -7,6 +7,10 @@ import { webhookRecord } from '../../webhook-views.js';
 
 export default class WebhooksGet extends BaseCommand<typeof WebhooksGet> {
   static summary = 'Show one webhook (its secret is never shown again: rotate it if lost)';
+  static examples = [
+    '<%= config.bin %> webhooks get wh_0Ppq8sWb3c1Fz9Xk2Lm4',
+    '<%= config.bin %> webhooks get wh_0Ppq8sWb3c1Fz9Xk2Lm4 --json',
+  ];
   static args = { webhookId: Args.string({ required: true, description: 'webhook id (wh_...)' }) };
   static flags = { workspace: workspaceFlag() };
 

@@ -6,6 +6,10 @@ import { webhookColumns } from '../../webhook-views.js';
 
 export default class WebhooksList extends BaseCommand<typeof WebhooksList> {
   static summary = 'List the webhooks of a workspace';
+  static examples = [
+    '<%= config.bin %> webhooks list',
+    '<%= config.bin %> webhooks list --json',
+  ];
   static flags = { workspace: workspaceFlag() };
 
   async run(): Promise<Webhook[]> {

@@ -7,6 +7,9 @@ import { deliveryRecord } from '../../webhook-views.js';
 
 export default class WebhooksRetry extends BaseCommand<typeof WebhooksRetry> {
   static summary = 'Send a finished delivery again, with the same delivery id';
+  static examples = [
+    '<%= config.bin %> webhooks retry wh_0Ppq8sWb3c1Fz9Xk2Lm4 dlv_0Ppq8sWb3c1Fz9Xk2Lm4',
+  ];
   static description = 'The attempt is queued at once; see its outcome with `hop webhooks deliveries`.';
   static args = {
     webhookId: Args.string({ required: true, description: 'webhook id (wh_...)' }),

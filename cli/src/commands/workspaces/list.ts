@@ -5,6 +5,10 @@ import { workspaceColumns } from '../../resource-views.js';
 
 export default class WorkspacesList extends BaseCommand<typeof WorkspacesList> {
   static summary = 'List the workspaces you can access (* marks the default)';
+  static examples = [
+    '<%= config.bin %> workspaces list',
+    '<%= config.bin %> workspaces list --json',
+  ];
 
   async run(): Promise<Workspace[]> {
     const { data } = await this.api.paginate('listWorkspaces', { query: { limit: 100 } });

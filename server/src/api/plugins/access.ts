@@ -34,7 +34,7 @@ const SOURCES: Record<Exclude<WorkspaceSource, 'none'>, { resource: string; find
 
 /**
  * The caller's standing in the workspace the route acts in. Unknown, foreign, or outside the one
- * workspace a credential is bound to: 404 named after what the route named, never 403 (CONTRACT 1).
+ * workspace a credential is bound to: 404 named after what the route named, never 403 (docs/api.md, Wire conventions).
  */
 async function resolveActor(services: Services, source: Exclude<WorkspaceSource, 'none'>, req: FastifyRequest, who: Principal): Promise<Actor> {
   const { resource, find } = SOURCES[source];

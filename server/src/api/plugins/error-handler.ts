@@ -40,7 +40,14 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 };
 
 function handleError(this: FastifyInstance, err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
-  if (err instanceof HopError) return sendError(reply, err.code, err.message, err.details);
+  if (err instanceof HopError) {
+    // A refusal that knows when it ends says so in the header too (RFC 9110 10.2.3).
+    const retryAfter = err.details.retryAfter;
+    if (err.code === 'RATE_LIMIT_EXCEEDED' && typeof retryAfter === 'number' && !reply.hasHeader('retry-after')) {
+      reply.header('retry-after', String(retryAfter));
+    }
+    return sendError(reply, err.code, err.message, err.details);
+  }
 
   if (hasZodFastifySchemaValidationErrors(err)) {
     const where = err.validationContext ?? 'body';

@@ -1,12 +1,14 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { sendError } from './error-handler.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Services } from '../../services.js';
 
 /**
  * What `GET /metrics` reports, in Prometheus' text format (prom-client): request rates and
  * latencies by route, the redirect cache's hits and misses, the click buffer's depth, deliveries
- * by status and their lag, and job runs. It holds no secret and no personal data; put it behind
- * the proxy's access rules in production.
+ * by status and their lag, and job runs. It holds no secret and no personal data, but is served
+ * only to the operator's token (below).
  */
 export function createMetrics(services: Services) {
   const registry = new Registry();
@@ -36,6 +38,14 @@ export function createMetrics(services: Services) {
   new Gauge({
     name: 'hop_click_buffer_depth', help: 'Visits waiting to be written', registers: [registry],
     collect() { this.set(services.clicks.depth); },
+  });
+  new Gauge({
+    name: 'hop_click_spool_bytes', help: 'Bytes of visits spooled to disk while the database was unreachable', registers: [registry],
+    collect() { this.set(services.clicks.spooledBytes); },
+  });
+  new Gauge({
+    name: 'hop_click_spool_full', help: '1 while the click spool is full (HOP_CLICK_SPOOL_MAX_BYTES)', registers: [registry],
+    collect() { this.set(services.clicks.spoolFull ? 1 : 0); },
   });
   new Gauge({
     name: 'hop_webhook_deliveries', help: 'Webhook deliveries by status (whole database)', registers: [registry],
@@ -92,16 +102,33 @@ export function createMetrics(services: Services) {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-/** The request hook that feeds the metrics, and `GET /metrics`. */
-export async function metricsRoutes(app: FastifyInstance, opts: { metrics: Metrics }) {
-  const { metrics } = opts;
+const sameToken = (given: string, expected: string) => {
+  // Compared as digests, so neither the length nor a prefix leaks through timing.
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+};
+
+/**
+ * The request hook that feeds the metrics, and `GET /metrics`, which answers only to
+ * `Authorization: Bearer <HOP_METRICS_TOKEN>` (route names, queue depths and process figures are
+ * reconnaissance for an attacker); without a configured token it does not exist (404).
+ */
+export async function metricsRoutes(app: FastifyInstance, opts: { metrics: Metrics; token?: string }) {
+  const { metrics, token } = opts;
   const { registry } = metrics;
   app.addHook('onResponse', async (req, reply) => {
     // The route's pattern, never the raw path: slugs and ids would make unbounded label sets.
     metrics.observeRequest(req.routeOptions.url ?? 'unmatched', req.method, reply.statusCode, reply.elapsedTime / 1000);
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    if (!token) return sendError(reply, 'NOT_FOUND', 'no route GET /metrics', { resource: 'route' });
+    const bearer = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
+    if (!bearer || !sameToken(bearer, token)) {
+      reply.header('www-authenticate', 'Bearer realm="metrics"');
+      return sendError(reply, 'UNAUTHORIZED', 'GET /metrics needs Authorization: Bearer <HOP_METRICS_TOKEN>');
+    }
     reply.type(registry.contentType);
     return registry.metrics();
   });

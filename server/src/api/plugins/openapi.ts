@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { useAppCsp } from '../security-headers.js';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { eventWebhooks } from './openapi-webhooks.js';
 import { oauthPaths } from './openapi-oauth.js';
@@ -33,7 +34,11 @@ export const openApiPlugin = fp(
         return { ...out, paths: { ...out.paths, ...(oauthPaths() as typeof out.paths) }, webhooks: eventWebhooks() };
       },
     });
-    await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+    // The reference is an application (scripts from this origin): it gets the app policy.
+    await app.register(async (docs) => {
+      docs.addHook('onRequest', useAppCsp);
+      await docs.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+    });
     app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   },
   { name: 'hop-openapi', dependencies: ['hop-error-handler'] },

@@ -5,7 +5,7 @@ import type { Services } from '../../services.js';
 
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 
-/** X-RateLimit-* for the tighter window (CONTRACT 3); a refusal becomes 429 (Retry-After: see error-handler.ts). */
+/** X-RateLimit-* for the tighter window (docs/api.md, Limits); a refusal becomes 429 (Retry-After: see error-handler.ts). */
 function apply(decision: Decision, reply: FastifyReply, now: number) {
   const s: BucketStatus | null = decision.status;
   if (!s) return;
@@ -15,10 +15,13 @@ function apply(decision: Decision, reply: FastifyReply, now: number) {
   if (decision.allowed) return;
   const retryAfter = Math.max(1, seconds(s.resetAt - now));
   const per = s.window === '1m' ? 'minute' : 'hour';
-  throw new HopError('RATE_LIMIT_EXCEEDED', `rate limit of ${s.limit} requests per ${per} reached; retry in ${retryAfter} s`, {
+  const resetAt = new Date(s.resetAt).toISOString();
+  // Says when to come back, and who can lift the limit (a self-hosted team is its own operator).
+  throw new HopError('RATE_LIMIT_EXCEEDED', `rate limit of ${s.limit} requests per ${per} reached; the window resets at ${resetAt} ` +
+    `(retry in ${retryAfter} s). The server's operator can raise this limit (the workspace's plan, or HOP_DEFAULT_PLAN for new workspaces)`, {
     limit: s.limit,
     window: s.window,
-    resetAt: new Date(s.resetAt).toISOString(),
+    resetAt,
   });
 }
 

@@ -5,7 +5,7 @@ import type { ApiDeps } from '../define-route.js';
 import { enforceAccess } from '../plugins/access.js';
 import { validationError } from '../../domain/errors.js';
 
-// Access as for webhooks, but no plan gate: anyone may watch their workspace's events (CONTRACT 9).
+// Access as for webhooks, but no plan gate: anyone may watch their workspace's events (docs/api.md, Events and webhooks).
 const ACCESS: RouteDef = {
   method: 'GET', path: '/v1/workspaces/:workspaceId/events/stream', summary: 'Live events (Server-Sent Events)',
   tag: 'webhooks', auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', status: 200, response: z.string(),

@@ -4,7 +4,7 @@ import { defineRoute, type ApiDeps } from '../define-route.js';
 export async function memberRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { members } = deps.services;
   defineRoute(app, deps, 'updateMember', async ({ actor, params, body }) => ({
-    data: await members.changeRole(actor.workspaceId, params.userId, body.role),
+    data: await members.update(actor.workspaceId, params.userId, body.role),
   }));
   defineRoute(app, deps, 'removeMember', async ({ actor, params }) => ({ data: await members.remove(actor, params.userId) }));
   defineRoute(app, deps, 'createInvite', async ({ actor, body }) => ({ data: await members.invite(actor, body) }));

@@ -17,7 +17,7 @@ export interface DeviceRouteHelpers {
 }
 
 /**
- * RFC 8628 (CONTRACT 13): `POST /v1/oauth/device/code` hands a device its codes; the user opens
+ * RFC 8628 (docs/cli.md): `POST /v1/oauth/device/code` hands a device its codes; the user opens
  * `/v1/oauth/device` on any browser, signs in (or signs up), types the code (prefilled from
  * `verification_uri_complete`) and approves; the token endpoint then answers the device's poll.
  */

@@ -20,7 +20,7 @@ function withParams(redirectUri: string, params: Record<string, string | undefin
 }
 
 /**
- * The authorization server (CONTRACT 2; RFC 6749, 7636, 8252, 8414, 7009): metadata, the HTML
+ * The authorization server (docs/api.md, Access; RFC 6749, 7636, 8252, 8414, 7009): metadata, the HTML
  * authorize endpoint (login, then consent), the token and revocation endpoints, and the client
  * registrations of the route table. Form bodies and cookies are parsed only inside this scope.
  */

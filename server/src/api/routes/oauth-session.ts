@@ -12,17 +12,18 @@ const COOKIE_PATH = '/v1/oauth';
 
 export type Form = Record<string, string | undefined>;
 
-/** Pages that hand out grants are never framed (clickjacking), cached or leaked through Referer. */
+/**
+ * Pages that hand out grants are never cached; like every HTML page they are never framed
+ * (clickjacking) or leaked through Referer (api/security-headers.ts sets that for all of them).
+ */
 export function sendPage(reply: FastifyReply, status: number, html: string) {
-  return reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .header('x-frame-options', 'DENY')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
-    .header('referrer-policy', 'no-referrer')
-    .type('text/html; charset=utf-8')
-    .send(html);
+  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
 }
+
+const minutesText = (seconds: number) => {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+};
 
 export const sameSecret = (a: string | undefined, b: string | undefined) =>
   Boolean(a && b && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b)));
@@ -90,6 +91,15 @@ export function oauthBrowserSession(services: Services, secureCookies: boolean) 
     async handleAccountForm(req: FastifyRequest, reply: FastifyReply, form: Form, clientName: string) {
       if (form.action !== 'login' && form.action !== 'signup') return null;
       const csrf = req.cookies[CSRF_COOKIE]!;
+      const tooMany = (seconds: number) => {
+        reply.header('retry-after', String(seconds));
+        return accountPage(req, reply, clientName, csrf, { status: 429, email: form.email, name: form.name,
+          error: `Too many sign-in attempts. Try again in ${minutesText(seconds)}.` });
+      };
+      // The same per-address allowance as POST /v1/auth/login and /v1/auth/signup (30 a minute):
+      // the form is one more way in, not a way around it.
+      const address = await services.rateLimits.consumeAnonymous(req.ip);
+      if (!address.allowed && address.status) return tooMany(Math.max(1, Math.ceil((address.status.resetAt - Date.now()) / 1000)));
       try {
         let token: string;
         if (form.action === 'login') token = (await users.login({ email: form.email ?? '', password: form.password ?? '' })).token;
@@ -104,6 +114,7 @@ export function oauthBrowserSession(services: Services, secureCookies: boolean) 
         reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_TTL_SECONDS });
         return reply.redirect(withPrompt(req.url, false), 303);
       } catch (err) {
+        if (err instanceof HopError && err.code === 'RATE_LIMIT_EXCEEDED') return tooMany(Number(err.details.retryAfter));
         if (!(err instanceof HopError) || !['UNAUTHORIZED', 'VALIDATION_ERROR', 'CONFLICT'].includes(err.code)) throw err;
         const error = form.action === 'login' ? 'Wrong e-mail or password.' : err.message;
         return accountPage(req, reply, clientName, csrf, { status: form.action === 'login' ? 401 : 400, email: form.email, name: form.name, error });

@@ -6,7 +6,12 @@ export async function workspaceRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { workspaces } = deps.services;
   // A credential bound to one workspace lists only that one.
   defineRoute(app, deps, 'listWorkspaces', async ({ actor, query }) => workspaces.list(actor.userId, query, actor.workspaceId));
-  defineRoute(app, deps, 'createWorkspace', async ({ actor, body }) => ({ data: await workspaces.create(actor.userId, body) }));
+  defineRoute(app, deps, 'createWorkspace', async ({ actor, body }) => {
+    const ws = await workspaces.create(actor.userId, body);
+    // The creator's best plan may have changed (HOP_DEFAULT_PLAN above free): forget the cached one.
+    deps.services.rateLimits.planChanged(ws.id);
+    return { data: ws };
+  });
   defineRoute(app, deps, 'getWorkspace', async ({ actor }) => ({ data: await workspaces.get(actor.userId, actor.workspaceId) }));
   defineRoute(app, deps, 'updateWorkspace', async ({ actor, body }) => ({ data: await workspaces.rename(actor.userId, actor.workspaceId, body.name) }));
   defineRoute(app, deps, 'deleteWorkspace', async ({ actor }) => ({ data: await workspaces.delete(actor.userId, actor.workspaceId) }));

@@ -1,4 +1,4 @@
--- Custom short domains (CONTRACT 8). A name belongs to one workspace across the whole service; it
+-- Custom short domains (docs/api.md, Domains and tags). A name belongs to one workspace across the whole service; it
 -- serves links once the TXT record at _hop-challenge.{name} holds `verification_value`.
 
 create table domains (

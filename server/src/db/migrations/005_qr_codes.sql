@@ -1,4 +1,4 @@
--- QR codes (CONTRACT 7). Each encodes {scheme}://{domain}/q/{code}: `code` is the record's stable
+-- QR codes (docs/api.md, QR codes). Each encodes {scheme}://{domain}/q/{code}: `code` is the record's stable
 -- address, resolved by the redirector to the link's current slug and destination. The render is
 -- made once at creation and kept with the record (the record never changes, so neither does its
 -- image); downloads read it. A deleted code keeps its row (without the image) so that deleting

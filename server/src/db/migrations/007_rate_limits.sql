@@ -1,4 +1,4 @@
--- Request counters of the rate limits (CONTRACT 3), one row per key and fixed window, shared by
+-- Request counters of the rate limits (docs/api.md, Limits), one row per key and fixed window, shared by
 -- every process on this database. Unlogged: losing them in a crash only forgives a window.
 create unlogged table rate_limit_counters (
   key          text    not null,

@@ -12,7 +12,7 @@ export interface DayRange {
 
 /**
  * The inclusive UTC days to report: `days` back from today (default 30), or `start`..`end`, cut
- * to what the plan retains (CONTRACT 6).
+ * to what the plan retains (docs/api.md, Analytics).
  */
 export function resolveRange(q: { days?: number; start?: string; end?: string }, now: Date, retentionDays: number): DayRange {
   const today = dayStart(now.toISOString());

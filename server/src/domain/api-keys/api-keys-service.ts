@@ -46,7 +46,7 @@ export function createApiKeysService(deps: { db: Queryable; newId: IdGenerator; 
   return {
     /**
      * A new key of the actor's, in the actor's workspace. Made with a key or an OAuth token, it
-     * holds at most that credential's scopes (CONTRACT 11); made with a session, any scopes: its
+     * holds at most that credential's scopes (docs/api.md, Access); made with a session, any scopes: its
      * power is then bounded at each request by its creator's role, as the session's is.
      */
     async create(actor: Actor, body: CreateApiKeyBody): Promise<CreatedApiKey> {
@@ -73,7 +73,7 @@ export function createApiKeysService(deps: { db: Queryable; newId: IdGenerator; 
       return pageOf(rows, q.limit, toApiKey, afterCreated);
     },
 
-    async revoke(actor: Actor, keyId: string): Promise<ApiKey> {
+    async delete(actor: Actor, keyId: string): Promise<ApiKey> {
       const [row] = await db.query<ApiKeyRow>('select * from api_keys where id = $1 and workspace_id = $2', [keyId, actor.workspaceId]);
       if (!row) throw notFound('api key');
       if (row.user_id !== actor.userId && !roleAtLeast(actor.role, 'admin')) {

@@ -4,7 +4,7 @@ import type { Principal } from './credentials.js';
 /**
  * Who acts in a workspace, as the API layer resolved it before the handler ran: the user and the
  * credential they presented, the workspace, their role there and the credential's scopes. The one
- * shape every service takes where it needs to know who acts (CONTRACT 11).
+ * shape every service takes where it needs to know who acts (docs/api.md, Access).
  */
 export interface Actor extends Membership {
   kind: Principal['kind'];

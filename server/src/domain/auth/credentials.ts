@@ -26,7 +26,7 @@ export function roleAtLeast(role: Role, required: Role): boolean {
 }
 
 /**
- * A credential never grants more than it holds (CONTRACT 11): what a key or an OAuth token creates
+ * A credential never grants more than it holds (docs/api.md, Access): what a key or an OAuth token creates
  * gets at most its scopes. A session holds every scope; its role bounds what it can do.
  */
 export function requireHeldScopes(creator: Pick<Principal, 'kind' | 'scopes'>, wanted: readonly Scope[]) {

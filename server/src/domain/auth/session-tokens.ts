@@ -1,7 +1,7 @@
 import { SignJWT, jwtVerify, errors } from 'jose';
 import type { Clock } from '../clock.js';
 
-/** Dashboard sessions last 12 hours (CONTRACT 2). */
+/** Dashboard sessions last 12 hours (docs/api.md, Access). */
 export const SESSION_TTL_SECONDS = 12 * 60 * 60;
 const ISSUER = 'hop';
 const AUDIENCE = 'hop-session';
@@ -47,7 +47,7 @@ export function createSessionTokens(deps: { secret: Uint8Array; clock: Clock }) 
           audience: AUDIENCE,
           algorithms: ['HS256'],
           currentDate: clock.now(),
-          // A session token without an expiry would be good forever (CONTRACT 11): refused.
+          // A session token without an expiry would be good forever (docs/api.md, Access): refused.
           requiredClaims: ['exp', 'sub'],
         });
         if (typeof payload.sub !== 'string') return null;

@@ -1,5 +1,6 @@
 import type { Database, Queryable } from '../../db/database.js';
 import { appendClicks, copyRows, type Visit } from './click-log.js';
+import type { ClickSpool } from './click-spool.js';
 
 export type { Visit } from './click-log.js';
 
@@ -9,7 +10,10 @@ export type RecordedClick = Visit;
 // Large batches cost less per click (one COPY, one commit). 10,000 visits make about 2 MB of
 // COPY text; at the usual rates a flush holds far fewer.
 const MAX_BATCH = { postgres: 10_000, embedded: 2_000 } as const;
-/** If the database stays down, the buffer keeps at most this many visits, dropping the oldest. */
+/**
+ * Visits the database cannot take go to the spool file; only when that is full too does the
+ * buffer keep at most this many, dropping the oldest.
+ */
 const MAX_BUFFERED = 200_000;
 const DROP_CHUNK = 1_000;
 
@@ -23,10 +27,18 @@ export function createClickPipeline(deps: {
   flushEveryMs: number;
   onError?: (err: unknown) => void;
   onDropped?: (n: number) => void;
+  /** The spool is full: visits wait in memory (bounded) until the database is back. */
+  onSpoolFull?: (bytes: number) => void;
   /** Writes link.clicked / qr.scanned events in the batch's own transaction. */
   emitEvents?: (tx: Queryable, clicks: RecordedClick[]) => Promise<void>;
+  /** Where visits go while the database is unreachable (none: they wait in memory). */
+  spool?: ClickSpool;
+  /** The memory bound (default 200,000 visits). */
+  maxBuffered?: number;
 }) {
-  const { db, flushEveryMs } = deps;
+  const { db, flushEveryMs, spool } = deps;
+  const maxBuffered = deps.maxBuffered ?? MAX_BUFFERED;
+  let spoolFull = false;
   let buffer: Visit[] = [];
   /** How many visits the batch being written holds (they are out of `buffer` meanwhile). */
   let inFlight = 0;
@@ -46,15 +58,67 @@ export function createClickPipeline(deps: {
    * A batch being written is never dropped: it is not in `buffer` until it fails.
    */
   function trim() {
-    const over = buffer.length + inFlight - MAX_BUFFERED;
+    const over = buffer.length + inFlight - maxBuffered;
     if (over <= 0) return;
     const n = Math.min(buffer.length, Math.max(over, DROP_CHUNK));
     buffer.splice(0, n);
     deps.onDropped?.(n);
   }
 
+  let spilling: Promise<void> | undefined;
+  /**
+   * Past the memory bound (the database is slow or away): the buffer goes to the spool file, and
+   * only when that is full are the oldest visits dropped.
+   */
+  function overflow() {
+    if (!spool || spoolFull) return trim();
+    spilling ??= (async () => {
+      const waiting = buffer;
+      buffer = [];
+      if (!(await toSpool(waiting).catch(() => false))) {
+        buffer = waiting.concat(buffer);
+        trim();
+      }
+    })().finally(() => (spilling = undefined));
+  }
+
+  /** Moves visits to the spool; false (and a log line, once per filling) when it is full. */
+  async function toSpool(visits: Visit[]): Promise<boolean> {
+    if (!spool || visits.length === 0) return false;
+    const ok = await spool.append(visits);
+    if (!ok && !spoolFull) deps.onSpoolFull?.(spool.bytes);
+    spoolFull = !ok;
+    return ok;
+  }
+
+  /** Replays one chunk of the spool, exactly once (its offset commits with its clicks). */
+  async function replayChunk(s: ClickSpool): Promise<void> {
+    const chunk = await s.read(MAX_BATCH[db.kind]);
+    if (!chunk) return;
+    const rows = await copyRows(chunk.visits);
+    const claimed = await db.transaction(async (tx) => {
+      if (!(await s.claim(tx, chunk))) return false;
+      if (chunk.visits.length) await writeBatch(tx, chunk.visits, rows);
+      return true;
+    });
+    if (claimed) {
+      await s.replayed(chunk);
+      for (const listener of listeners) await listener(chunk.visits);
+    }
+  }
+
   async function flushNow(): Promise<void> {
-    while (buffer.length > 0) {
+    for (;;) {
+      if (spool?.pending) {
+        // What is buffered goes behind what is spooled, so visits are written in order.
+        const waiting = buffer;
+        buffer = [];
+        // Visits enqueued while the file is written land in the new buffer, after these.
+        if (!(await toSpool(waiting).catch(() => false))) buffer = waiting.concat(buffer);
+        await replayChunk(spool);
+        continue;
+      }
+      if (buffer.length === 0) return;
       const batch = buffer.splice(0, MAX_BATCH[db.kind]);
       inFlight = batch.length;
       let recorded: RecordedClick[];
@@ -63,10 +127,14 @@ export function createClickPipeline(deps: {
         const rows = await copyRows(batch);
         recorded = await db.transaction((tx) => writeBatch(tx, batch, rows));
       } catch (err) {
-        // Not written: back at the front, in order, for the next flush.
         inFlight = 0;
-        buffer = batch.concat(buffer);
-        trim();
+        // Not written: to the spool file, else back at the front of the buffer, in order.
+        const waiting = batch.concat(buffer);
+        buffer = [];
+        if (!(await toSpool(waiting).catch(() => false))) {
+          buffer = waiting.concat(buffer);
+          trim();
+        }
         throw err;
       }
       inFlight = 0;
@@ -82,10 +150,18 @@ export function createClickPipeline(deps: {
   return {
     enqueue(visit: Visit) {
       buffer.push(visit);
-      if (buffer.length + inFlight > MAX_BUFFERED) trim();
+      if (buffer.length + inFlight > maxBuffered) overflow();
     },
     get depth() {
       return buffer.length + inFlight;
+    },
+    /** Bytes of visits in the spool file, waiting for the database. */
+    get spooledBytes() {
+      return spool?.bytes ?? 0;
+    },
+    /** Whether the spool refused the last visits offered to it (full). */
+    get spoolFull() {
+      return spoolFull;
     },
     /** Called after each batch is written: `link.clicked` and `qr.scanned` events hang here. */
     onRecorded(listener: (clicks: RecordedClick[]) => Promise<void> | void) {
@@ -99,7 +175,10 @@ export function createClickPipeline(deps: {
     async stop() {
       if (timer) clearInterval(timer);
       if (flushing) await flushing.catch(() => {});
-      await flush();
+      // Spooled visits are safe on disk: only what is still in memory makes the stop unclean.
+      await flush().catch((err) => {
+        if (buffer.length + inFlight > 0) throw err;
+      });
     },
     flush,
   };

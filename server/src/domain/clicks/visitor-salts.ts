@@ -7,7 +7,7 @@ export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 /**
  * The daily salt that visitor hashes are made with. Every process reads the same salt for a day
  * from the database (the first to need it creates it); salts of past days are deleted, so a hash
- * can no longer be tied back to an IP once its day is over (CONTRACT 5).
+ * can no longer be tied back to an IP once its day is over (docs/api.md, The redirector).
  */
 export function createVisitorSalts(deps: { db: Queryable; clock: Clock }) {
   const { db, clock } = deps;

@@ -35,7 +35,7 @@ type VerifyFailure = 'record_missing' | 'value_mismatch' | 'lookup_failed';
 
 /**
  * Custom short domains: a workspace adds a name, proves control with a TXT record, and can then
- * put links on it. A name is unique across the service (CONTRACT 8).
+ * put links on it. A name is unique across the service (docs/api.md, Domains and tags).
  */
 export function createDomainsService(deps: {
   db: Database;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { HopError } from '../errors.js';
 
-/** Keys are honoured for 24 hours (CONTRACT 4). */
+/** Keys are honoured for 24 hours (docs/api.md, Links). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
 export interface StoredResponse {

@@ -80,7 +80,7 @@ export function createLinksService(deps: {
     }
   }
 
-  /** The default short domain, or a verified domain of the actor's workspace (CONTRACT 4). */
+  /** The default short domain, or a verified domain of the actor's workspace (docs/api.md, Links). */
   async function resolveDomain(q: Queryable, workspaceId: string, domain: string | undefined): Promise<string> {
     const d = (domain ?? config.shortDomain).trim().toLowerCase();
     if (d === config.shortDomain) return d;
@@ -127,7 +127,7 @@ export function createLinksService(deps: {
     return {
       body,
       url: applyUtm(body.url, body),
-      passwordHash: body.password ? await hashPassword(body.password) : null,
+      passwordHash: body.password ? await hashPassword(body.password, 'links') : null,
       tags: [...new Set(body.tags ?? [])],
     };
   }
@@ -177,7 +177,7 @@ export function createLinksService(deps: {
   const failure = (index: number, err: HopError): BulkResult => ({ index, success: false, error: err });
 
   /**
-   * Creates each link on its own: one bad element fails alone, in input order (CONTRACT 1). The
+   * Creates each link on its own: one bad element fails alone, in input order (docs/api.md, Wire conventions). The
    * good ones go in together: one transaction, one multi-row insert and one batch of events,
    * instead of a transaction of six statements per link.
    */
@@ -328,7 +328,7 @@ export function createLinksService(deps: {
       await checkDestination('expiredUrl', body.expiredUrl);
       await checkSmartDestinations(body);
       checkExpiry(body.expiresAt);
-      const passwordHash = body.password ? await hashPassword(body.password) : body.password;
+      const passwordHash = body.password ? await hashPassword(body.password, 'links') : body.password;
       return db.transaction(async (tx) => {
         const row = await loadForWrite(tx, actor, linkId);
         const next = { ...row };

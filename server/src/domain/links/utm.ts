@@ -14,7 +14,7 @@ export const hasUtm = (f: UtmFields) => PARAMS.some(([field]) => f[field] !== un
 
 /**
  * Merges the UTM fields into the URL's query: a string replaces the parameter already there,
- * `null` removes it, `undefined` leaves it alone (CONTRACT 4).
+ * `null` removes it, `undefined` leaves it alone (docs/api.md, Links).
  */
 export function applyUtm(url: string, fields: UtmFields): string {
   if (!hasUtm(fields)) return url;

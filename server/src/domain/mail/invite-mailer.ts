@@ -10,7 +10,7 @@ export interface InviteMail {
 export type SendInvite = (mail: InviteMail) => Promise<void>;
 
 /**
- * Invites by e-mail over `SMTP_URL` (CONTRACT 2), through nodemailer. The sender address is the
+ * Invites by e-mail over `SMTP_URL` (docs/api.md, Access), through nodemailer. The sender address is the
  * URL's `from` query parameter, else `Hop <no-reply@{host of the base URL}>`; the other query
  * parameters are nodemailer's own (`?pool=true`, ...). nodemailer is loaded on first use.
  */

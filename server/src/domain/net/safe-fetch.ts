@@ -46,7 +46,7 @@ async function resolveHost(host: string, resolve: SafeFetchOptions['resolve']) {
 }
 
 /**
- * Resolves a URL's host and checks every address it has (CONTRACT 9); the caller then connects
+ * Resolves a URL's host and checks every address it has (docs/api.md, Events and webhooks); the caller then connects
  * to the first of them and only to it.
  */
 export async function checkUrl(raw: string, opts: Pick<SafeFetchOptions, 'allowPrivate' | 'field' | 'resolve'> & {

@@ -11,7 +11,7 @@ const MAX_KEPT_AGENTS = 64;
 const KEEP_ALIVE_MS = 2_000;
 
 /**
- * POSTs a webhook delivery under the address rules (CONTRACT 9): the host is resolved at every
+ * POSTs a webhook delivery under the address rules (docs/api.md, Events and webhooks): the host is resolved at every
  * attempt, every address checked, the connection pinned to the checked one; no redirect is
  * followed (a 3xx is a failure); the answer's body is read and dropped. Never throws.
  *

@@ -8,7 +8,7 @@ import { OAuthError } from './oauth-errors.js';
 import { parseScopes, type OAuthService } from './oauth-service.js';
 import { SCOPES } from '@hop/shared';
 
-/** CONTRACT 13: a device code lives 10 minutes; the device polls every 5 seconds. */
+/** docs/cli.md: a device code lives 10 minutes; the device polls every 5 seconds. */
 export const DEVICE_CODE_TTL_SECONDS = 600;
 export const DEVICE_POLL_INTERVAL_SECONDS = 5;
 

@@ -59,7 +59,7 @@ const toClient = (r: ClientRow): OAuthClient => ({
   createdAt: iso(r.created_at),
 });
 
-/** OAuth clients registered by workspaces (CONTRACT 2), and client authentication at the token endpoint. */
+/** OAuth clients registered by workspaces (docs/api.md, Access), and client authentication at the token endpoint. */
 export function createOAuthClientsService(deps: { db: Database; newId: IdGenerator }) {
   const { db, newId } = deps;
   const newSecret = () => CLIENT_SECRET_PREFIX + randomBase62(40);
@@ -67,7 +67,7 @@ export function createOAuthClientsService(deps: { db: Database; newId: IdGenerat
   return {
     /**
      * A client may ask users for any scope but keys:manage, so a key or OAuth token that registers
-     * one must hold all of those itself (CONTRACT 11: it never grants more than it holds).
+     * one must hold all of those itself (docs/api.md, Access: it never grants more than it holds).
      */
     async create(actor: Actor, body: CreateOAuthClientBody): Promise<CreatedOAuthClient> {
       requireHeldScopes(actor, THIRD_PARTY_SCOPES);

@@ -1,6 +1,6 @@
 // Lifetimes of codes and tokens, against a real database (embedded, or PostgreSQL when
 // DATABASE_URL is set) with a clock the test moves: codes 10 minutes, access tokens 1 hour,
-// refresh tokens 90 days (CONTRACT 2).
+// refresh tokens 90 days (docs/api.md, Access).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

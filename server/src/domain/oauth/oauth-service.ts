@@ -10,7 +10,7 @@ import { OAuthError } from './oauth-errors.js';
 import { S256_CHALLENGE, verifierMatches } from './pkce.js';
 import { redirectUriAllowed } from './redirect-uris.js';
 
-/** CONTRACT 2: codes 10 minutes, access tokens 1 hour, refresh tokens 90 days. */
+/** docs/api.md, Access: codes 10 minutes, access tokens 1 hour, refresh tokens 90 days. */
 export const CODE_TTL_SECONDS = 10 * 60;
 export const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
 export const REFRESH_TOKEN_TTL_SECONDS = 90 * 24 * 60 * 60;
@@ -68,7 +68,7 @@ export function parseScopes(client: RegisteredClient, scope: string | undefined,
 }
 
 /**
- * The authorization server (CONTRACT 2): authorization code + PKCE S256, refresh-token rotation
+ * The authorization server (docs/api.md, Access): authorization code + PKCE S256, refresh-token rotation
  * with reuse detection, revocation, and the bearer tokens `authenticate()` accepts.
  */
 export function createOAuthService(deps: { db: Database; clock: Clock; clients: OAuthClientsService; workspaces: WorkspacesService }) {

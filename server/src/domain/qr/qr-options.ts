@@ -32,7 +32,7 @@ export function contrastRatio(a: string, b: string): number {
 export const MIN_CONTRAST = 3;
 
 /**
- * The rules of CONTRACT 7 that span fields, and the defaults that depend on them: a logo hides
+ * The rules of docs/api.md, QR codes that span fields, and the defaults that depend on them: a logo hides
  * part of the code, so it needs Q or H (H by default); scanners look for dark modules on a light
  * background with enough contrast.
  */

@@ -57,7 +57,7 @@ export interface QrTarget {
 }
 
 /**
- * QR codes of links (CONTRACT 7): options, quota, logo, render once at creation, the public
+ * QR codes of links (docs/api.md, QR codes): options, quota, logo, render once at creation, the public
  * download, and scan analytics read from the clicks of source `qr`.
  */
 export function createQrService(deps: {
@@ -87,7 +87,7 @@ export function createQrService(deps: {
     createdAt: r.created_at.toISOString(),
   });
 
-  /** Creations in the last hour, counted in the database so every process shares the quota (CONTRACT 3). */
+  /** Creations in the last hour, counted in the database so every process shares the quota (docs/api.md, Limits). */
   async function checkQuota(q: Queryable, ws: Pick<Membership, 'workspaceId' | 'plan'>) {
     const limit = PLAN_LIMITS[ws.plan].qrPerHour;
     if (limit === null) return;
@@ -98,7 +98,8 @@ export function createQrService(deps: {
     );
     if (r.n < limit) return;
     const resetAt = new Date((r.oldest?.getTime() ?? now) + HOUR_MS);
-    throw new HopError('RATE_LIMIT_EXCEEDED', `the ${ws.plan} plan creates at most ${limit} QR codes an hour; try again after ${resetAt.toISOString()}`, {
+    throw new HopError('RATE_LIMIT_EXCEEDED', `the ${ws.plan} plan creates at most ${limit} QR codes an hour; the window resets at ${resetAt.toISOString()}. ` +
+      `The server's operator can raise this limit by changing the workspace's plan`, {
       limit,
       window: '1h',
       resetAt: resetAt.toISOString(),

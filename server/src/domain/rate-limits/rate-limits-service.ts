@@ -32,7 +32,7 @@ interface PlanRow {
   rate_limit_per_minute: number | null;
 }
 
-/** CONTRACT 3: the plan's row; enterprise takes the operator's values when set (default: business). */
+/** docs/api.md, Limits: the plan's row; enterprise takes the operator's values when set (default: business). */
 export function requestLimitsOf(row: PlanRow): RequestLimits {
   if (row.plan === 'enterprise' && row.rate_limit_per_hour != null && row.rate_limit_per_minute != null) {
     return { perHour: row.rate_limit_per_hour, perMinute: row.rate_limit_per_minute };
@@ -56,7 +56,7 @@ export interface Caller {
 }
 
 /**
- * The plan rate limits (CONTRACT 3): which buckets a request counts against and with what limits;
+ * The plan rate limits (docs/api.md, Limits): which buckets a request counts against and with what limits;
  * the counting itself is the limiter's (rate-limiter.ts), over any counter store.
  */
 export function createRateLimitsService(deps: {
@@ -129,7 +129,7 @@ export function createRateLimitsService(deps: {
      * windows. The workspace's bucket has that workspace's plan. The credential's bucket keeps one
      * limit whatever workspace a request names (a bucket whose limit changed from one request to
      * the next would report a Remaining that is not true): its bound workspace's plan, or the best
-     * plan among the user's workspaces for credentials that act in all of them (CONTRACT 3).
+     * plan among the user's workspaces for credentials that act in all of them (docs/api.md, Limits).
      */
     async consumeCaller(caller: Caller): Promise<Decision> {
       if (!settings.enabled) return allow;

@@ -5,6 +5,7 @@ import type { IdGenerator } from '../ids.js';
 import { decoyHash, hashPassword, verifyPassword } from '../passwords.js';
 import { iso } from '../timestamps.js';
 import type { SessionTokens } from '../auth/session-tokens.js';
+import type { PasswordChecks } from '../auth/password-checks.js';
 
 interface UserRow {
   id: string;
@@ -21,8 +22,8 @@ export const toUser = (r: Pick<UserRow, 'id' | 'email' | 'name' | 'created_at'>)
   createdAt: iso(r.created_at),
 });
 
-export function createUsersService(deps: { db: Queryable; newId: IdGenerator; sessions: SessionTokens }) {
-  const { db, newId, sessions } = deps;
+export function createUsersService(deps: { db: Queryable; newId: IdGenerator; sessions: SessionTokens; checks: PasswordChecks }) {
+  const { db, newId, sessions, checks } = deps;
 
   async function issue(user: User): Promise<AuthResult> {
     const { token, expiresAt } = await sessions.sign(user.id);
@@ -43,10 +44,12 @@ export function createUsersService(deps: { db: Queryable; newId: IdGenerator; se
       return issue(toUser(rows[0]));
     },
 
+    /** Every account-password check goes through here, and so through the one limiter. */
     async login(body: LoginBody): Promise<AuthResult> {
       const [row] = await db.query<UserRow>('select * from users where lower(email) = lower($1)', [body.email.trim()]);
       // Hash even when the account does not exist, so timing does not tell which e-mails are registered.
-      const ok = await verifyPassword(body.password, row?.password_hash ?? (await decoyHash()));
+      const stored = row?.password_hash ?? (await decoyHash());
+      const ok = await checks.check(body.email, () => verifyPassword(body.password, stored));
       if (!row || !ok) throw new HopError('UNAUTHORIZED', 'wrong e-mail or password');
       return issue(toUser(row));
     },

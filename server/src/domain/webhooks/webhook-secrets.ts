@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
-/** `whsec_` + 32 random bytes, base64url (CONTRACT 9). */
+/** `whsec_` + 32 random bytes, base64url (docs/api.md, Events and webhooks). */
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { signWebhook, WEBHOOK_HEADERS } from '@hop/shared';
 
-/** 30 s for the endpoint to answer with a 2xx (SPEC). */
+/** 30 s for the endpoint to answer with a 2xx (docs/api.md). */
 export const DELIVERY_TIMEOUT_MS = 30_000;
 
 export interface PostResult {

@@ -18,7 +18,7 @@ export interface WebhooksConfig {
   shortScheme: string;
 }
 
-/** Rejects endpoint URLs that break the address rules (CONTRACT 9); resolves when allowed. */
+/** Rejects endpoint URLs that break the address rules (docs/api.md, Events and webhooks); resolves when allowed. */
 export type UrlGuard = (url: string) => Promise<void>;
 
 export function createWebhooksService(deps: {

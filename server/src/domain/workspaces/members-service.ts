@@ -11,7 +11,7 @@ import type { WorkspacesService } from './workspaces-service.js';
 import type { SendInvite } from '../mail/invite-mailer.js';
 import { afterCreated, createdKeyOf, pageOf, type PageQuery } from '../pagination.js';
 
-/** Invites expire after 7 days (CONTRACT 2). */
+/** Invites expire after 7 days (docs/api.md, Access). */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 interface InviteRow {
@@ -59,7 +59,7 @@ export function createMembersService(deps: {
     return { userId: r.user_id, email: r.email, name: r.name, role: r.role, joinedAt: iso(r.created_at) };
   }
 
-  /** The workspace must keep at least one owner (CONTRACT 2). Locks the owners while checking. */
+  /** The workspace must keep at least one owner (docs/api.md, Access). Locks the owners while checking. */
   async function assertOtherOwner(q: Queryable, workspaceId: string, userId: string) {
     const owners = await q.query<{ user_id: string }>(
       `select user_id from memberships where workspace_id = $1 and role = 'owner' for update`,
@@ -143,7 +143,7 @@ export function createMembersService(deps: {
       return workspaces.get(userId, workspaceId);
     },
 
-    async changeRole(workspaceId: string, userId: string, role: Role): Promise<Member> {
+    async update(workspaceId: string, userId: string, role: Role): Promise<Member> {
       return db.transaction(async (tx) => {
         const member = await memberOrThrow(tx, workspaceId, userId);
         if (member.role === 'owner' && role !== 'owner') await assertOtherOwner(tx, workspaceId, userId);

@@ -54,15 +54,16 @@ async function suggestSlug(db: Queryable, slug: string): Promise<string> {
   return candidates.find((c) => !taken.has(c)) ?? `${base}-${Date.now().toString(36).slice(-3)}`;
 }
 
-export function createWorkspacesService(deps: { db: Database; newId: IdGenerator }) {
-  const { db, newId } = deps;
+/** `defaultPlan`: the plan of new workspaces (HOP_DEFAULT_PLAN; a self-hosted server says enterprise). */
+export function createWorkspacesService(deps: { db: Database; newId: IdGenerator; defaultPlan?: Plan }) {
+  const { db, newId, defaultPlan = 'free' } = deps;
 
   return {
     async create(userId: string, body: CreateWorkspaceBody): Promise<Workspace> {
       return db.transaction(async (tx) => {
         const [row] = await tx.query<WorkspaceRow>(
-          `insert into workspaces (id, name, slug) values ($1, $2, $3) on conflict (slug) do nothing returning *`,
-          [newId('ws'), body.name, body.slug],
+          `insert into workspaces (id, name, slug, plan) values ($1, $2, $3, $4) on conflict (slug) do nothing returning *`,
+          [newId('ws'), body.name, body.slug, defaultPlan],
         );
         if (!row) {
           throw new HopError('SLUG_ALREADY_EXISTS', `the workspace slug "${body.slug}" is taken`, {
@@ -138,7 +139,7 @@ export function createWorkspacesService(deps: { db: Database; newId: IdGenerator
       return pageOf(rows, q.limit, present, (r) => afterCreated({ created_at: r.created_at, id: r.user_id }));
     },
 
-    /** The operator's plan change (CONTRACT 2); `rateLimit: null` returns to the plan's defaults. */
+    /** The operator's plan change (docs/api.md, Access); `rateLimit: null` returns to the plan's defaults. */
     async adminUpdate(workspaceId: string, body: AdminUpdateWorkspaceBody): Promise<AdminWorkspace> {
       const keepLimits = body.rateLimit === undefined;
       const [row] = await db.query<WorkspaceRow>(

@@ -6,8 +6,11 @@ import { workspaceFlag, yesFlag } from '../../flags.js';
 import { memberIdFor } from '../../member-ref.js';
 import { askConfirm } from '../../prompts.js';
 
-export default class MembersRemove extends BaseCommand<typeof MembersRemove> {
-  static summary = 'Remove a member (admins; owners for owners), or leave by naming yourself (asks first on a terminal)';
+export default class MembersDelete extends BaseCommand<typeof MembersDelete> {
+  static summary = 'Remove a member from the workspace (admins; owners for owners), or leave by naming yourself (asks first on a terminal)';
+  /** One verb for every removal; the old one still works, so scripts do not break. */
+  static hiddenAliases = ['members:remove'];
+  static examples = ['<%= config.bin %> members delete ada@example.com', '<%= config.bin %> members delete usr_0Ppq8sWb3c1Fz9Xk2Lm4 --yes'];
   static args = { member: Args.string({ required: true, description: 'user id (usr_...) or e-mail' }) };
   static flags = { workspace: workspaceFlag(), yes: yesFlag() };
 

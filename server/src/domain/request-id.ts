@@ -1,6 +1,6 @@
-import { randomBase62 } from '../domain/ids.js';
+import { randomBase62 } from './ids.js';
 
-// Request ids: a random prefix per process and a counter, so each costs no random bytes on the
+// Request ids (the API's and the redirector's fast path's): a random prefix per process and a counter, so each costs no random bytes on the
 // hot path and ids from several processes never collide.
 const PREFIX = randomBase62(8);
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

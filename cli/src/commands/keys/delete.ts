@@ -5,19 +5,22 @@ import { UsageError } from '../../errors.js';
 import { workspaceFlag, yesFlag } from '../../flags.js';
 import { askConfirm } from '../../prompts.js';
 
-export default class KeysRevoke extends BaseCommand<typeof KeysRevoke> {
-  static summary = 'Revoke an API key: it stops working at once (asks first on a terminal)';
+export default class KeysDelete extends BaseCommand<typeof KeysDelete> {
+  static summary = 'Delete (revoke) an API key: it stops working at once (asks first on a terminal)';
+  /** The old verb still works, so scripts do not break. */
+  static hiddenAliases = ['keys:revoke'];
+  static examples = ['<%= config.bin %> keys delete key_0Ppq8sWb3c1Fz9Xk2Lm4', '<%= config.bin %> keys delete key_0Ppq8sWb3c1Fz9Xk2Lm4 --yes --json'];
   static args = { keyId: Args.string({ required: true, description: 'the key id (key_...)' }) };
   static flags = { workspace: workspaceFlag(), yes: yesFlag() };
 
   async run(): Promise<ApiKey> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     if (!this.flags.yes) {
-      if (!this.interactive) throw new UsageError('refusing to revoke without --yes when not on a terminal');
-      if (!(await askConfirm(`Revoke ${this.args.keyId}?`))) throw new UsageError('cancelled');
+      if (!this.interactive) throw new UsageError('refusing to delete without --yes when not on a terminal');
+      if (!(await askConfirm(`Delete ${this.args.keyId}? It stops working at once.`))) throw new UsageError('cancelled');
     }
     const { data } = await this.api.call('deleteApiKey', { params: { workspaceId, keyId: this.args.keyId } });
-    this.info(`Revoked ${data.name} (${data.id})`);
+    this.info(`Deleted ${data.name} (${data.id})`);
     return data;
   }
 }

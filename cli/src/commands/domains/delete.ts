@@ -6,8 +6,11 @@ import { UsageError } from '../../errors.js';
 import { workspaceFlag, yesFlag } from '../../flags.js';
 import { askConfirm } from '../../prompts.js';
 
-export default class DomainsRemove extends BaseCommand<typeof DomainsRemove> {
-  static summary = 'Remove a custom domain (refused while links use it; asks first on a terminal)';
+export default class DomainsDelete extends BaseCommand<typeof DomainsDelete> {
+  static summary = 'Delete a custom domain (refused while links use it; asks first on a terminal)';
+  /** The old verb still works, so scripts do not break. */
+  static hiddenAliases = ['domains:remove'];
+  static examples = ['<%= config.bin %> domains delete go.acme.com', '<%= config.bin %> domains delete dom_0Ppq8sWb3c1Fz9Xk2Lm4 --yes'];
   static args = { domain: Args.string({ required: true, description: 'domain name or id (dom_...)' }) };
   static flags = { workspace: workspaceFlag(), yes: yesFlag() };
 
@@ -16,7 +19,7 @@ export default class DomainsRemove extends BaseCommand<typeof DomainsRemove> {
     const domainId = await domainIdFor(this.api, workspaceId, this.args.domain);
     if (!this.flags.yes) {
       if (!this.interactive) throw new UsageError('refusing to remove without --yes when not on a terminal');
-      if (!(await askConfirm(`Remove ${this.args.domain}?`))) throw new UsageError('cancelled');
+      if (!(await askConfirm(`Delete ${this.args.domain}?`))) throw new UsageError('cancelled');
     }
     const { data } = await this.api.call('removeDomain', { params: { workspaceId, domainId } });
     this.info(`Removed ${data.name} (${data.id})`);

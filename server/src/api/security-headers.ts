@@ -1,0 +1,50 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * Our own small pages (password form, 404/410/429, OAuth sign-in and consent) run no script and
+ * load nothing: inline styles, a form that posts back to the same origin, and nothing else.
+ */
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/**
+ * Pages that are applications (`/docs`, the dashboard): scripts, styles, images and API calls from
+ * this origin only; never framed, no plugins, no <base> tricks.
+ */
+export const APP_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
+  "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/** The headers every HTML page carries; `csp` picks the policy (PAGE_CSP unless the page is an app). */
+export function htmlSecurityHeaders(csp: string = PAGE_CSP): Record<string, string> {
+  return {
+    'content-security-policy': csp,
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  };
+}
+
+/** Sets the page headers on a reply, keeping any a route chose itself (e.g. a stricter Referrer-Policy). */
+export function secureHtmlReply(reply: FastifyReply, csp: string = PAGE_CSP): void {
+  for (const [name, value] of Object.entries(htmlSecurityHeaders(csp))) {
+    if (!reply.hasHeader(name)) reply.header(name, value);
+  }
+}
+
+/**
+ * The one place that secures HTML: an onSend hook on the root instance, so every HTML answer
+ * (redirector pages, OAuth pages, /docs, the dashboard, error pages) gets the headers whoever
+ * rendered it. A scope serving an application sets `APP_CSP` first (see `useAppCsp`). Redirects
+ * and JSON are left as they are: the redirector's fast path answers those identically without
+ * Fastify.
+ */
+export async function securityHeadersHook(_req: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  if (/^text\/html/i.test(String(reply.getHeader('content-type') ?? ''))) secureHtmlReply(reply);
+  return payload;
+}
+
+/** An onRequest hook for a scope that serves an application: its pages get APP_CSP instead of PAGE_CSP. */
+export async function useAppCsp(_req: FastifyRequest, reply: FastifyReply) {
+  reply.header('content-security-policy', APP_CSP);
+}

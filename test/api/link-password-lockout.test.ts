@@ -1,0 +1,60 @@
+// Link-password lockouts hold under concurrency (docs/api.md, The redirector): an attempt takes its place in
+// the visitor's window before its hash is checked, so a burst of concurrent guesses checks at most
+// 5 hashes a minute, and the right password sent at the end of the burst is locked out too.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { API_URL, BROWSER_UA, team } from '../helpers/api.js';
+
+const randomIp = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 254) + 1).join('.')}`;
+
+function post(slug: string, password: string, ip: string) {
+  return fetch(`${API_URL}/${slug}`, {
+    method: 'POST', redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER_UA.desktopChrome, 'x-forwarded-for': ip },
+    body: new URLSearchParams({ password }).toString(),
+  }).then(async (res) => ({ status: res.status, cookie: res.headers.get('set-cookie'), retryAfter: res.headers.get('retry-after'), body: await res.text() }));
+}
+
+test('150 concurrent wrong passwords check at most 5 hashes, and the right one at the end of the burst gets no cookie', async () => {
+  const t = await team('pro');
+  const { data: link } = await t.api.call('createLink', {
+    params: { workspaceId: t.workspaceId },
+    body: { url: 'https://example.com/burst-secret', password: 'the right one' },
+  });
+  const ip = randomIp();
+  const burst = Array.from({ length: 150 }, (_, i) => post(link.slug, `wrong ${i}`, ip));
+  const right = post(link.slug, 'the right one', ip);
+  const answers = await Promise.all(burst);
+  const last = await right;
+
+  const counts: Record<number, number> = {};
+  for (const a of answers) counts[a.status] = (counts[a.status] ?? 0) + 1;
+  // At most the first four are told "wrong"; a check that finds the window full (others in flight
+  // included) answers 429 at once.
+  assert.equal((counts[401] ?? 0) + (counts[429] ?? 0), 150, JSON.stringify(counts));
+  assert.ok((counts[401] ?? 0) <= 4, `at most 4 wrong answers before the lockout: ${JSON.stringify(counts)}`);
+  assert.equal(last.status, 429, 'the right password at the end of the burst is locked out');
+  assert.equal(last.cookie, null, 'no unlock cookie');
+  assert.ok(Number(last.retryAfter) > 0 && Number(last.retryAfter) <= 60);
+  assert.ok(!last.body.includes('burst-secret'));
+
+  // Analytics count the hashes that were checked and found wrong: the fifth locks, so exactly 5.
+  const { data } = await t.api.call('getLinkAnalytics', { params: { workspaceId: t.workspaceId, linkId: link.id } });
+  assert.equal(data.failedPasswordAttempts, 5);
+  // Another visitor is not locked out, and the right password unlocks for them.
+  const other = await post(link.slug, 'the right one', randomIp());
+  assert.equal(other.status, 302);
+  assert.match(String(other.cookie), /^hop_pw_/);
+});
+
+test('a right password gives its place back: four failures and then ten successes do not lock the visitor out', async () => {
+  const t = await team('pro');
+  const { data: link } = await t.api.call('createLink', {
+    params: { workspaceId: t.workspaceId },
+    body: { url: 'https://example.com/ok-secret', password: 'the right one' },
+  });
+  const ip = randomIp();
+  for (let i = 0; i < 4; i++) assert.equal((await post(link.slug, `wrong ${i}`, ip)).status, 401);
+  for (let i = 0; i < 10; i++) assert.equal((await post(link.slug, 'the right one', ip)).status, 302, `right password ${i}`);
+  assert.equal((await post(link.slug, 'wrong again', ip)).status, 429, 'the fifth failure locks');
+});

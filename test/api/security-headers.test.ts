@@ -1,0 +1,73 @@
+// Every HTML page (docs/api.md, Operating the server) carries a Content-Security-Policy, X-Frame-Options: DENY,
+// X-Content-Type-Options: nosniff and a Referrer-Policy: the redirector's password form and its
+// 404/410/429 pages, the OAuth pages and /docs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { API_URL, BROWSER_UA, team } from '../helpers/api.js';
+import { authorizeUrl, CLI_CLIENT, pkce } from '../helpers/oauth.js';
+
+const randomIp = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 254) + 1).join('.')}`;
+
+function assertSecured(res: Response, what: string, csp: RegExp = /default-src 'none'/) {
+  assert.match(String(res.headers.get('content-type')), /^text\/html/, `${what}: an HTML page`);
+  assert.match(String(res.headers.get('content-security-policy')), csp, `${what}: Content-Security-Policy`);
+  assert.match(String(res.headers.get('content-security-policy')), /frame-ancestors 'none'/, `${what}: never framed`);
+  assert.equal(res.headers.get('x-frame-options'), 'DENY', `${what}: X-Frame-Options`);
+  assert.equal(res.headers.get('x-content-type-options'), 'nosniff', `${what}: X-Content-Type-Options`);
+  assert.equal(res.headers.get('referrer-policy'), 'no-referrer', `${what}: Referrer-Policy`);
+}
+
+const page = (path: string, init: RequestInit = {}) =>
+  fetch(`${API_URL}${path}`, { redirect: 'manual', ...init, headers: { accept: 'text/html', 'user-agent': BROWSER_UA.desktopChrome, ...init.headers } });
+
+test('the redirector\'s pages: password form (200 and 401), 404, 410 and the 429 lockout page', async () => {
+  const t = await team('pro');
+  const ws = { workspaceId: t.workspaceId };
+  const { data: locked } = await t.api.call('createLink', { params: ws, body: { url: 'https://example.com/hdr-secret', password: 'right one' } });
+  const { data: gone } = await t.api.call('createLink', { params: ws, body: { url: 'https://example.com/hdr-gone', expiresAt: new Date(Date.now() + 1500).toISOString() } });
+
+  assertSecured(await page(`/${locked.slug}`), 'password form');
+  const ip = randomIp();
+  const wrong = (n: number) => page(`/${locked.slug}`, {
+    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': ip }, body: `password=wrong-${n}`,
+  });
+  const first = await wrong(0);
+  assert.equal(first.status, 401);
+  assertSecured(first, 'password form after a wrong password');
+  for (let i = 1; i < 4; i++) await (await wrong(i)).arrayBuffer();
+  const lockedOut = await wrong(4);
+  assert.equal(lockedOut.status, 429);
+  assertSecured(lockedOut, '429 page');
+
+  const missing = await page('/no-such-link-anywhere');
+  assert.equal(missing.status, 404);
+  assertSecured(missing, '404 page');
+
+  await new Promise((r) => setTimeout(r, 1600));
+  const expired = await page(`/${gone.slug}`);
+  assert.equal(expired.status, 410);
+  assertSecured(expired, '410 page');
+});
+
+test('the OAuth pages: sign-in, and the error page of a request that cannot be redirected', async () => {
+  const url = new URL(authorizeUrl({ clientId: CLI_CLIENT, redirectUri: 'http://127.0.0.1:40000/callback', challenge: pkce().challenge }));
+  const signIn = await page(url.pathname + url.search);
+  assert.equal(signIn.status, 200);
+  assertSecured(signIn, 'OAuth sign-in');
+  assert.equal(signIn.headers.get('cache-control'), 'no-store');
+  const bad = await page('/v1/oauth/authorize?response_type=code&client_id=no-such-client&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb');
+  assert.equal(bad.status, 400);
+  assertSecured(bad, 'OAuth error page');
+});
+
+test('/docs, an application, gets a policy that lets its own scripts run and nothing else', async () => {
+  const res = await page('/docs/');
+  assert.equal(res.status, 200);
+  assertSecured(res, '/docs', /script-src 'self'/);
+  assert.doesNotMatch(String(res.headers.get('content-security-policy')), /unsafe-eval|script-src[^;]*unsafe-inline/);
+});
+
+test('JSON answers are left alone (no page policy on the API)', async () => {
+  const res = await fetch(`${API_URL}/healthz`);
+  assert.equal(res.headers.get('content-security-policy'), null);
+});
