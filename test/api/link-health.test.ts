@@ -8,9 +8,8 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Link } from '@hop/shared';
-import { team, type Team } from '../helpers/api.js';
+import { eventually, succeeds, team, type Team } from '../helpers/api.js';
 import { freePort, startServer } from '../helpers/start-server.mjs';
-import { eventually, succeeds } from './support.js';
 
 let server: Awaited<ReturnType<typeof startServer>>;
 let receiver: Server;
@@ -121,7 +120,7 @@ test('the sweep job never runs at start, then checks stale links on its interval
     const bad = await create(t, `${base}/gone?sweep`);
     assert.equal(seen.filter((s) => s.path.includes('sweep')).length, 0, 'nothing checked at start');
     const health = async (id: string) => (await t.api.call('getLink', { params: { workspaceId: t.workspaceId, linkId: id } })).data.health;
-    const checked = await eventually(async () => ((await health(bad.id)) && (await health(good.id)) ? true : undefined), 'the sweep', 30_000);
+    const checked = await eventually(async () => ((await health(bad.id)) && (await health(good.id)) ? true : undefined), 30_000, 'the sweep');
     assert.ok(checked);
     assert.equal((await health(good.id))?.status, 'ok');
     assert.equal((await health(bad.id))?.status, 'broken');

@@ -4,15 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Link } from '@hop/shared';
-import { apiKey, team, type Team } from '../helpers/api.js';
-import { BROWSER_UA, eventually, fails, succeeds, visit } from './support.js';
+import { apiKey, BROWSER_UA, eventually, fails, succeeds, team, visit, type Team } from '../helpers/api.js';
 
 export const UA = {
   iphone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
   ipad: 'Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
   android: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
   firefox: 'Mozilla/5.0 (X11; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0',
-  chromeMac: BROWSER_UA,
+  chromeMac: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
 };
 
 const newLink = async (t: Team, body: Record<string, unknown>): Promise<Link> =>
@@ -245,7 +244,7 @@ test('resolve: default with no parameters, each fact, at, ua, and why; records n
   // A variant link: with the visitor's address, the variant the redirector gives them today.
   const ab = await newLink(t, { variants: [{ url: 'https://example.com/a', weight: 50 }, { url: 'https://example.com/b', weight: 50 }] });
   for (const ip of ['10.1.2.3', '10.4.5.6', '10.7.8.9']) {
-    const r = await resolve(t, ab.id, { ip, ua: BROWSER_UA });
+    const r = await resolve(t, ab.id, { ip, ua: BROWSER_UA.desktopChrome });
     assert.equal(await where(ab.slug, { 'x-forwarded-for': ip }), r.url);
     assert.match(r.reason, /A\/B split 50\/50/);
   }
@@ -290,7 +289,7 @@ test('each click records which target served it: analytics groupBy=target', asyn
   const groups = await eventually(async () => {
     const { data } = await t.api.call('getLinkAnalytics', { params, query: { groupBy: 'target' } });
     return data.totalClicks >= 4 ? data.groups : undefined;
-  }, 'four clicks in analytics');
+  }, 10_000, 'four clicks in analytics');
   const byKey = Object.fromEntries((groups ?? []).map((g) => [g.key, g.clicks]));
   assert.deepEqual(byKey, { 'rule:0': 2, ios: 1, default: 1 });
 });

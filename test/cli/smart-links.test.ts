@@ -143,7 +143,9 @@ test('links check [--tag] [--fail-on broken] exits 1 naming the broken link (a l
   server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'hop-check-')), env: { HOP_ALLOW_PRIVATE_URLS: '1' } });
   const owner = await team('free', server.url);
   const h = hopSession();
-  await h.login(owner.token);
+  // Logged in against this test's own server (on the embedded database it holds its own accounts).
+  const login = await h.run(['login', '--with-token'], { input: owner.token, env: { HOP_API_URL: server.url } });
+  assert.equal(login.code, 0, login.stderr);
   const env = { env: { HOP_WORKSPACE: owner.workspaceId, HOP_API_URL: server.url } };
   const create = (url: string, tag: string) => owner.api.call('createLink', { params: { workspaceId: owner.workspaceId }, body: { url, tags: [tag] } });
   const good = (await create(`${base}/fine`, 'docs')).data;

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
 import { describeAgent } from '../clicks/visit-details.js';
 import type { VisitorSalts } from '../clicks/visitor-salts.js';
-import { linkStatus } from './link-row.js';
+import { LINK_CLICKS_SQL, linkStatus } from './link-row.js';
 import { chooseTarget, compileSmart, primaryLanguage, type SmartFields, type VisitorFacts } from './smart-target.js';
 
 type Row = SmartFields & {
@@ -36,7 +36,7 @@ export function createLinkResolver(deps: { db: Queryable; clock: Clock; salts: V
   return {
     async resolve(workspaceId: string, linkId: string, q: ResolveLinkQuery): Promise<LinkResolution> {
       const [row] = await db.query<Row>(
-        `select id, url, expires_at, expired_url, max_clicks, clicks, password_hash, rules, variants, ios, android, preview
+        `select id, url, expires_at, expired_url, max_clicks, ${LINK_CLICKS_SQL} as clicks, password_hash, rules, variants, ios, android, preview
          from links where id = $1 and workspace_id = $2`,
         [linkId, workspaceId],
       );
