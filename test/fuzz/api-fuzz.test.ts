@@ -92,6 +92,13 @@ function assertWellFormed(label: string, r: { status: number; text: string; type
   assert.ok(r.status < 500, `${label} answered ${r.status}: ${r.text.slice(0, 300)}`);
   if (r.status >= 400 && r.type.includes('json')) {
     const b = JSON.parse(r.text);
+    // The OAuth protocol endpoints answer errors as RFC 6749 says ({error, error_description}),
+    // which OAuth clients expect; every other route answers the API's envelope.
+    if (/^[A-Z]+ \/v1\/oauth\//.test(label) && b.success === undefined) {
+      assert.equal(typeof b.error, 'string', `${label}: an RFC 6749 error`);
+      assert.ok(!/\bat .+:\d+:\d+/.test(r.text), `${label} leaks a stack trace`);
+      return;
+    }
     assert.equal(b.success, false, label);
     assert.equal(b.error.statusCode, r.status, label);
     assert.equal(typeof b.error.code, 'string', label);
