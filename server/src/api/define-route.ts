@@ -102,17 +102,17 @@ export function defineRoute<N extends RouteName>(
     },
     config: { routeName: name },
     onRequest: async (req, reply) => {
-      // Fix: path parameters used to be checked only after `authorize`, which looks the workspace
-      // up first, so a malformed id (`/v1/workspaces/not-an-id`) answered 404 instead of the
-      // contract's 400 VALIDATION_ERROR ("path fails its schema", docs/api.md, Wire conventions). Check them first;
-      // the body is still not read before the caller is authorized.
-      const params = 'params' in def && def.params ? def.params : undefined;
       // Access and rate limits, as the route declares them: plugins/access.ts. The path parameters
-      // are checked once the caller is known, and before anything is looked up by them.
-      await enforceAccess(deps.services, deps.adminToken, def, req, reply, () => params && checkParams(params, req.params));
+      // are checked once the caller is known and before anything is looked up by them, so a
+      // malformed id is 400 VALIDATION_ERROR (docs/api.md, Wire conventions), never a 404.
+      const params = 'params' in def && def.params ? def.params : undefined;
+      await enforceAccess(deps.services, deps.adminToken, def, req, reply, () => {
+        rejectNul(req.params, ['params']);
+        if (params) checkParams(params, req.params);
+      });
     },
-    // Fix: PostgreSQL text cannot hold U+0000, so a NUL in any string (a title, a tag, a search)
-    // reached the database and answered 500. It is refused as bad input, naming where it was.
+    // PostgreSQL text cannot hold U+0000: a NUL in any string (a title, a tag, a search) is bad
+    // input, refused naming where it was, before it can reach the database as a 500.
     preValidation: async (req) => {
       rejectNul(req.body, []);
       rejectNul(req.query, ['query']);
