@@ -5,7 +5,7 @@ import { BaseCommand } from '../../base-command.js';
 import { linkFieldFlags, workspaceFlag } from '../../flags.js';
 import { linkBodyFromFlags } from '../../link-body.js';
 import { smartBodyFromFlags, smartLinkFlags } from '../../smart-link-flags.js';
-import { readPasswordStdin } from '../../prompts.js';
+import { newPassword } from '../../prompts.js';
 
 export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   static summary = 'Shorten a URL; prints the short URL';
@@ -28,7 +28,7 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   async run(): Promise<Link> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const body = { ...linkBodyFromFlags(this.flags), ...smartBodyFromFlags(this.flags), url: this.args.url } as CreateLinkBody;
-    if (this.flags['password-stdin']) body.password = await readPasswordStdin();
+    if (this.flags['password-stdin']) body.password = await newPassword('link password');
     const { data } = await this.api.call('createLink', {
       params: { workspaceId },
       body,
