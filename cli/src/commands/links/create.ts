@@ -15,7 +15,7 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
     'URL=$(<%= config.bin %> links create https://example.com --utm-source newsletter)',
     '<%= config.bin %> links create https://example.com --rule "country=DE,AT -> https://example.com/de" --ios https://apps.apple.com/app/id1',
     '<%= config.bin %> links create https://example.com --variant https://example.com/a 50 --variant https://example.com/b 50',
-    'echo "$LINK_PASSWORD" | <%= config.bin %> links create https://example.com/private --password-stdin',
+    'echo "$LINK_PASSWORD" | <%= config.bin %> links create https://example.com/private --password-stdin   # on a terminal: asked for',
   ];
   static args = { url: Args.string({ required: true, description: 'destination: an absolute http(s) URL' }) };
   static flags = {
