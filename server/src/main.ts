@@ -3,6 +3,7 @@ import { openDatabase } from './db/open.js';
 import { migrate } from './db/migrate.js';
 import { createServices } from './services.js';
 import { buildApp } from './api/app.js';
+import { connectionDrain } from './api/connection-drain.js';
 import { createMetrics } from './api/plugins/metrics.js';
 import { LINK_CHANGED_CHANNEL } from './redirector/link-cache.js';
 import { DOMAIN_CHANGED_CHANNEL } from './redirector/host-domains.js';
@@ -32,6 +33,7 @@ export async function main(): Promise<void> {
   const services = createServices(config, db, { log });
   const metrics = createMetrics(services);
   const app = await buildApp(config, services, { metrics });
+  const connections = connectionDrain(app.server);
   app.log.info(
     config.databaseUrl ? 'database: PostgreSQL (DATABASE_URL)' : `database: embedded PGlite in ${config.dataDir} (set DATABASE_URL for PostgreSQL)`,
   );
@@ -69,10 +71,12 @@ export async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     const force = setTimeout(() => process.exit(1), 15_000).unref();
     try {
+      const drained = connections.drain(); // refuses new connections from now on
       scheduler.stop();
       linkHealthJob?.stop();
-      await services.eventStreams.stop(); // ends live streams, which would otherwise hold the close
-      await app.close(); // stops accepting, waits for in-flight requests
+      await services.eventStreams.stop(); // ends live streams, which would otherwise hold the drain
+      await drained; // answers what was sent, closes every connection without a reset
+      await app.close();
       await services.dispatcher.stop(); // lets attempts in flight finish and be recorded
       await services.clicks.stop(); // writes buffered clicks
       await services.rateLimits.close();
