@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { team } from '../helpers/api.js';
+import { team, visit } from '../helpers/api.js';
+import { converseOnTerminal } from './pty.js';
 import { hopSession, runHop } from './run-hop.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../../cli/oclif.manifest.json', import.meta.url), 'utf8')) as {
@@ -95,4 +96,29 @@ test('qr download --json saves the image and prints a record', async () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('on a terminal, --password-stdin asks for the link password, hidden and twice; a mismatch is exit 2', async () => {
+  const t = await team('pro');
+  const hop = hopSession();
+  await hop.login(t.token);
+  const env = { HOP_CONFIG_DIR: hop.configDir };
+  const secret = 'typed at a prompt';
+  const asked = await converseOnTerminal(['links', 'create', 'https://example.com/prompted', '--password-stdin'], [
+    { waitFor: /Link password \(at least 8 characters\):/, type: `${secret}\r` },
+    { waitFor: /Again:/, type: `${secret}\r` },
+  ], { env });
+  assert.equal(asked.code, 0, asked.output);
+  assert.ok(!asked.output.includes(secret), 'the password is not shown');
+  const shortUrl = /(http:\/\/\S+\/[A-Za-z0-9]+)\n/.exec(asked.output)?.[1];
+  assert.ok(shortUrl, asked.output);
+  assert.equal((await visit(shortUrl, { method: 'POST', body: 'password=wrong%20one' })).status, 401);
+  assert.equal((await visit(shortUrl, { method: 'POST', body: `password=${encodeURIComponent(secret)}` })).status, 302);
+
+  const differ = await converseOnTerminal(['links', 'create', 'https://example.com/differ', '--password-stdin'], [
+    { waitFor: /Link password/, type: 'first passphrase\r' },
+    { waitFor: /Again:/, type: 'second passphrase\r' },
+  ], { env });
+  assert.equal(differ.code, 2, differ.output);
+  assert.match(differ.output, /Error: the link passwords differ/);
 });

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { anonymous, signup, unique } from '../helpers/api.js';
 import { hopSession } from './run-hop.js';
+import { converseOnTerminal } from './pty.js';
 
 test('hop signup --password-stdin creates the account (trailing newline dropped), logs in and names the next command', async () => {
   const hop = hopSession();
@@ -40,4 +41,20 @@ test('a login with no workspace is told the exact next command', async () => {
   const hop = hopSession();
   const res = await hop.login(account.token);
   assert.match(res.stderr, /You belong to no workspace yet: create one with `hop workspaces create --name "My team" --use`/);
+});
+
+test('on a terminal, hop signup asks for the e-mail, the name and the password (hidden, twice)', async () => {
+  const hop = hopSession();
+  const email = `${unique('su')}@example.test`;
+  const res = await converseOnTerminal(['signup'], [
+    { waitFor: /E-mail:/, type: `${email}\r` },
+    { waitFor: /Name:/, type: 'Grace\r' },
+    { waitFor: /Password \(at least 8 characters\):/, type: 'a prompted passphrase\r' },
+    { waitFor: /Again:/, type: 'a prompted passphrase\r' },
+  ], { env: { HOP_CONFIG_DIR: hop.configDir } });
+  assert.equal(res.code, 0, res.output);
+  assert.ok(!res.output.includes('a prompted passphrase'), 'the password is not shown');
+  assert.match(res.output, /Next: create a workspace/);
+  const { data } = await anonymous.call('login', { body: { email, password: 'a prompted passphrase' } });
+  assert.equal(data.user.name, 'Grace');
 });

@@ -3,7 +3,7 @@ import type { User } from '@hop/shared';
 import { BaseCommand } from '../base-command.js';
 import { checkApiUrl } from '../config-store.js';
 import { UsageError } from '../errors.js';
-import { askSecret, askText, readPasswordStdin } from '../prompts.js';
+import { askText, newPassword } from '../prompts.js';
 
 export interface SignupResult {
   user: User;
@@ -47,14 +47,7 @@ export default class Signup extends BaseCommand<typeof Signup> {
   }
 
   private async password(): Promise<string> {
-    if (this.flags['password-stdin']) {
-      const password = await readPasswordStdin();
-      if (!password) throw new UsageError('no password on stdin');
-      return password;
-    }
-    if (!this.interactive) throw new UsageError('not a terminal: pipe the password into --password-stdin');
-    const password = await askSecret('Password (at least 8 characters):');
-    if (password !== (await askSecret('Password again:'))) throw new UsageError('the passwords differ');
-    return password;
+    if (!this.flags['password-stdin'] && !this.interactive) throw new UsageError('not a terminal: pipe the password into --password-stdin');
+    return newPassword('password');
   }
 }

@@ -2,6 +2,7 @@ import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Database, Queryable } from './database.js';
+import { StartupError } from '../startup-error.js';
 import { EmbeddedDatabaseError, type Reply, type Request, type WorkerInput } from './embedded-protocol.js';
 
 /**
@@ -20,12 +21,12 @@ function acquireDirLock(dir: string): () => void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number(readFileSync(file, 'utf8').trim());
       if (pid && pid !== process.pid && isAlive(pid)) {
-        throw new Error(`the embedded database in ${dir} is in use by process ${pid}; stop it or set HOP_DATA_DIR`);
+        throw new StartupError(`the embedded database in ${dir} is in use by process ${pid}: stop that server or set HOP_DATA_DIR`);
       }
       rmSync(file, { force: true });
     }
   }
-  throw new Error(`cannot lock ${dir}`);
+  throw new StartupError(`cannot lock the embedded database in ${dir}: remove ${file} if no Hop server runs on it`);
 }
 
 function isAlive(pid: number): boolean {

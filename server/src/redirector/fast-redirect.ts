@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import { requestIdFor } from '../domain/request-id.js';
 import { isBotAgent } from '../domain/clicks/visit-details.js';
+import { servable } from '../domain/links/servable.js';
 import type { HostDomains } from './host-domains.js';
 import { createVisitRecorder } from './visit-recorder.js';
 import { locationFor, REDIRECT_HEADERS, SLUG_SHAPE, withVisitQuery, type RedirectorDeps } from './visit.js';
@@ -65,13 +66,14 @@ export function createFastRedirect(deps: RedirectorDeps & { hostDomains: HostDom
       const domain = hostDomains.domainForHost(hostnameOf(req));
       if (domain === undefined) return false;
       const link = cache.peek(domain, slug);
-      if (!link || link.passwordHash || link.maxClicks != null) return false;
-      if (link.expiresAt != null && link.expiresAt <= clock.now().getTime()) return false;
+      const now = clock.now().getTime();
+      // Anything but a link served as it stands (a password, a limit, expired) is the router's.
+      if (!link || servable(link, now) !== 'active') return false;
       const salt = salts.current();
       if (!salt) return false;
       // A crawler asking for a link's preview card: the router answers it.
       if (link.smart && smart.wantsPreview(link, req.headers)) return false;
-      const choice = link.smart ? smart.choose(link, salt, addressOf(req), req.headers, clock.now().getTime()) : null;
+      const choice = link.smart ? smart.choose(link, salt, addressOf(req), req.headers, now) : null;
       const destination = choice ? choice.url : link.url;
       const location = locationFor(q < 0 ? destination : withVisitQuery(destination, url));
       // The head first: should Node refuse it (a character a header may not hold), the router

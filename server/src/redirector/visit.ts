@@ -5,6 +5,7 @@ import type { VisitorSalts } from '../domain/clicks/visitor-salts.js';
 import { isBotAgent, type GeoLookup } from '../domain/clicks/visit-details.js';
 import type { PasswordAttempts } from '../domain/links/password-attempts.js';
 import { verifyPassword } from '../domain/passwords.js';
+import { servable, type Servability } from '../domain/links/servable.js';
 import type { Clock } from '../domain/clock.js';
 import type { LinkCache } from './link-cache.js';
 import { unlockCookieName, UNLOCK_TTL_SECONDS, type UnlockCookies } from './password-gate.js';
@@ -79,7 +80,7 @@ export function createRedirector(deps: RedirectorDeps) {
   const { cache, links, salts, attempts, cookies, clock } = deps;
   const recorder = createVisitRecorder(deps);
 
-  function gone(req: FastifyRequest, reply: FastifyReply, link: RedirectLink, why: 'expired' | 'limit') {
+  function gone(req: FastifyRequest, reply: FastifyReply, link: RedirectLink, why: 'expired' | 'limit_reached') {
     if (link.expiredUrl) return redirect(reply, link.expiredUrl);
     return sendVisitError(req, reply, 'GONE', 'Link no longer available',
       why === 'expired' ? 'This short link has expired.' : 'This short link has reached its click limit.');
@@ -96,19 +97,22 @@ export function createRedirector(deps: RedirectorDeps) {
       .send(previewPage(link.smart!.preview!, `${req.protocol}://${link.domain}/${link.slug}`));
   }
 
-  /** Serves a link that is known, live and (if protected) unlocked: count, record, redirect. */
-  async function pass(req: FastifyRequest, reply: FastifyReply, link: RedirectLink, from: VisitSource) {
+  /**
+   * Serves a link that is known, live and (if protected) unlocked: count, record, redirect. A
+   * `limited` link takes one click from its counter first (bots and HEAD requests look but do not
+   * use up the limit).
+   */
+  async function pass(req: FastifyRequest, reply: FastifyReply, link: RedirectLink, from: VisitSource, verdict: Servability) {
     const isBot = isBotAgent(req.headers['user-agent'] ?? '');
     const counts = req.method !== 'HEAD';
     if (deps.smart.wantsPreview(link, req.headers)) return preview(req, reply, link, from);
     let counted = false;
-    if (link.maxClicks != null) {
-      // Bots and HEAD requests look but do not use up the limit.
+    if (verdict === 'limited') {
       if (!isBot && counts) {
-        if (!(await links.consumeLimitedClick(link.id))) return gone(req, reply, link, 'limit');
+        if (!(await links.consumeLimitedClick(link.id))) return gone(req, reply, link, 'limit_reached');
         counted = true;
       } else if (await links.limitReached(link.id)) {
-        return gone(req, reply, link, 'limit');
+        return gone(req, reply, link, 'limit_reached');
       }
     }
     const salt = await salts.today();
@@ -117,37 +121,33 @@ export function createRedirector(deps: RedirectorDeps) {
     return redirect(reply, withVisitQuery(choice ? choice.url : link.url, req.url));
   }
 
-  async function live(req: FastifyRequest, reply: FastifyReply, domain: string, slug: string): Promise<RedirectLink | null> {
+  /** The link at this address, or null having answered (404). */
+  async function find(req: FastifyRequest, reply: FastifyReply, domain: string, slug: string): Promise<RedirectLink | null> {
     // Only a slug of the shape links may have can exist: anything else (NUL bytes, dots) is a 404
     // without touching the cache or the database.
     const link = SLUG_SHAPE.test(slug) ? await cache.get(domain, slug) : null;
-    if (!link) {
-      sendVisitError(req, reply, 'NOT_FOUND', 'Link not found', 'There is no short link at this address.');
-      return null;
-    }
-    if (link.expiresAt != null && link.expiresAt <= clock.now().getTime()) {
-      await gone(req, reply, link, 'expired');
-      return null;
-    }
+    if (!link) sendVisitError(req, reply, 'NOT_FOUND', 'Link not found', 'There is no short link at this address.');
     return link;
   }
 
   return {
     /** GET or HEAD of a short link. */
     async visit(req: FastifyRequest, reply: FastifyReply, domain: string, slug: string, from: VisitSource) {
-      const link = await live(req, reply, domain, slug);
+      const link = await find(req, reply, domain, slug);
       if (!link) return reply;
-      if (link.passwordHash && !cookies.valid(link, req.cookies?.[unlockCookieName(link.id)], clock.now().getTime())) {
-        return sendPasswordForm(req, reply, { status: 200 });
-      }
-      return pass(req, reply, link, from);
+      const verdict = servable(link, clock.now().getTime(), () => cookies.valid(link, req.cookies?.[unlockCookieName(link.id)], clock.now().getTime()));
+      if (verdict === 'expired' || verdict === 'limit_reached') return gone(req, reply, link, verdict);
+      if (verdict === 'locked') return sendPasswordForm(req, reply, { status: 200 });
+      return pass(req, reply, link, from, verdict);
     },
 
     /** POST of the password form: right → cookie and redirect; wrong → 401 and the form again. */
     async unlock(req: FastifyRequest, reply: FastifyReply, domain: string, slug: string, password: unknown, from: VisitSource) {
-      const link = await live(req, reply, domain, slug);
+      const link = await find(req, reply, domain, slug);
       if (!link) return reply;
-      if (!link.passwordHash) return pass(req, reply, link, from);
+      const verdict = servable(link, clock.now().getTime());
+      if (verdict === 'expired' || verdict === 'limit_reached') return gone(req, reply, link, verdict);
+      if (verdict !== 'locked') return pass(req, reply, link, from, verdict);
       const visitor = await salts.ipHash(req.ip);
       if (typeof password !== 'string' || password.length === 0 || password.length > 256) {
         const locked = await attempts.lockedFor(link.id, visitor);
@@ -158,7 +158,7 @@ export function createRedirector(deps: RedirectorDeps) {
       // of concurrent guesses cannot all be checked before the first failures are counted.
       const reserved = await attempts.reserve(link.id, visitor);
       if ('lockedFor' in reserved) return sendLockedOut(req, reply, reserved.lockedFor);
-      if (!(await verifyPassword(password, link.passwordHash, 'links'))) {
+      if (!(await verifyPassword(password, link.passwordHash!, 'links'))) {
         await attempts.recordFailure(link);
         const nowLocked = await attempts.lockedFor(link.id, visitor);
         if (nowLocked > 0) return sendLockedOut(req, reply, nowLocked);
@@ -172,7 +172,7 @@ export function createRedirector(deps: RedirectorDeps) {
         secure: deps.secureCookies,
         maxAge: UNLOCK_TTL_SECONDS,
       });
-      return pass(req, reply, link, from);
+      return pass(req, reply, link, from, servable(link, clock.now().getTime(), () => true));
     },
   };
 }

@@ -5,7 +5,7 @@ import { BaseCommand } from '../../base-command.js';
 import { linkFieldFlags, workspaceFlag } from '../../flags.js';
 import { linkBodyFromFlags } from '../../link-body.js';
 import { smartBodyFromFlags, smartLinkFlags } from '../../smart-link-flags.js';
-import { readPasswordStdin } from '../../prompts.js';
+import { newPassword } from '../../prompts.js';
 
 export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   static summary = 'Shorten a URL; prints the short URL';
@@ -15,7 +15,7 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
     'URL=$(<%= config.bin %> links create https://example.com --utm-source newsletter)',
     '<%= config.bin %> links create https://example.com --rule "country=DE,AT -> https://example.com/de" --ios https://apps.apple.com/app/id1',
     '<%= config.bin %> links create https://example.com --variant https://example.com/a 50 --variant https://example.com/b 50',
-    'echo "$LINK_PASSWORD" | <%= config.bin %> links create https://example.com/private --password-stdin',
+    'echo "$LINK_PASSWORD" | <%= config.bin %> links create https://example.com/private --password-stdin   # on a terminal: asked for',
   ];
   static args = { url: Args.string({ required: true, description: 'destination: an absolute http(s) URL' }) };
   static flags = {
@@ -28,7 +28,7 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   async run(): Promise<Link> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const body = { ...linkBodyFromFlags(this.flags), ...smartBodyFromFlags(this.flags), url: this.args.url } as CreateLinkBody;
-    if (this.flags['password-stdin']) body.password = await readPasswordStdin();
+    if (this.flags['password-stdin']) body.password = await newPassword('link password');
     const { data } = await this.api.call('createLink', {
       params: { workspaceId },
       body,

@@ -6,7 +6,7 @@ import { linkClearFlags, linkFieldFlags, workspaceFlag } from '../../flags.js';
 import { linkBodyFromFlags } from '../../link-body.js';
 import { smartBodyFromFlags, smartClearFlags, smartLinkFlags } from '../../smart-link-flags.js';
 import { printRecord } from '../../render.js';
-import { readPasswordStdin } from '../../prompts.js';
+import { newPassword } from '../../prompts.js';
 import { linkRecord } from '../../resource-views.js';
 
 export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
@@ -32,7 +32,7 @@ export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
 
   async run(): Promise<Link> {
     const body = { ...linkBodyFromFlags(this.flags), ...smartBodyFromFlags(this.flags) };
-    if (this.flags['password-stdin']) body.password = await readPasswordStdin();
+    if (this.flags['password-stdin']) body.password = await newPassword('link password');
     const linkId = await this.resolveLinkId(this.args.linkId, this.flags.workspace);
     if (this.flags['add-tag'] || this.flags['remove-tag']) body.tags = await this.editedTags(linkId);
     if (!Object.keys(body).length) throw new UsageError('nothing to change: pass at least one field flag (see --help)');

@@ -44,12 +44,10 @@ export function createClickPipeline(deps: {
   let inFlight = 0;
   let flushing: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
-  const listeners: ((clicks: RecordedClick[]) => Promise<void> | void)[] = [];
 
-  async function writeBatch(tx: Queryable, clicks: Visit[], rows: string): Promise<RecordedClick[]> {
+  async function writeBatch(tx: Queryable, clicks: Visit[], rows: string): Promise<void> {
     await appendClicks(tx, rows);
     await deps.emitEvents?.(tx, clicks);
-    return clicks;
   }
 
   /**
@@ -101,10 +99,7 @@ export function createClickPipeline(deps: {
       if (chunk.visits.length) await writeBatch(tx, chunk.visits, rows);
       return true;
     });
-    if (claimed) {
-      await s.replayed(chunk);
-      for (const listener of listeners) await listener(chunk.visits);
-    }
+    if (claimed) await s.replayed(chunk);
   }
 
   async function flushNow(): Promise<void> {
@@ -121,11 +116,10 @@ export function createClickPipeline(deps: {
       if (buffer.length === 0) return;
       const batch = buffer.splice(0, MAX_BATCH[db.kind]);
       inFlight = batch.length;
-      let recorded: RecordedClick[];
       try {
         // Built before the transaction opens, so no connection waits on it.
         const rows = await copyRows(batch);
-        recorded = await db.transaction((tx) => writeBatch(tx, batch, rows));
+        await db.transaction((tx) => writeBatch(tx, batch, rows));
       } catch (err) {
         inFlight = 0;
         // Not written: to the spool file, else back at the front of the buffer, in order.
@@ -138,7 +132,6 @@ export function createClickPipeline(deps: {
         throw err;
       }
       inFlight = 0;
-      for (const listener of listeners) await listener(recorded);
     }
   }
 
@@ -162,10 +155,6 @@ export function createClickPipeline(deps: {
     /** Whether the spool refused the last visits offered to it (full). */
     get spoolFull() {
       return spoolFull;
-    },
-    /** Called after each batch is written: `link.clicked` and `qr.scanned` events hang here. */
-    onRecorded(listener: (clicks: RecordedClick[]) => Promise<void> | void) {
-      listeners.push(listener);
     },
     start() {
       timer = setInterval(() => flush().catch((err) => deps.onError?.(err)), flushEveryMs);

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
 import { describeAgent } from '../clicks/visit-details.js';
 import type { VisitorSalts } from '../clicks/visitor-salts.js';
-import { LINK_CLICKS_SQL, linkStatus } from './link-row.js';
+import { LINK_CLICKS_SQL, servableRow } from './link-row.js';
 import { chooseTarget, compileSmart, primaryLanguage, type SmartFields, type VisitorFacts } from './smart-target.js';
 
 type Row = SmartFields & {
@@ -42,15 +42,15 @@ export function createLinkResolver(deps: { db: Queryable; clock: Clock; salts: V
       );
       if (!row) throw notFound('link');
       const at = q.at ? new Date(q.at) : clock.now();
-      const status = linkStatus({ ...row, clicks: Number(row.clicks) }, at);
-      if (status !== 'active') {
-        const why = status === 'expired' ? 'the link has expired' : 'the link has reached its click limit';
+      const verdict = servableRow(row, at);
+      if (verdict === 'expired' || verdict === 'limit_reached') {
+        const why = verdict === 'expired' ? 'the link has expired' : 'the link has reached its click limit';
         return row.expired_url
           ? { url: row.expired_url, target: 'default', reason: `${why}: visitors go to its expiredUrl` }
           : { url: null, target: 'default', reason: `${why}: visitors get a 410 page` };
       }
       const choice = chooseTarget(row, compileSmart(row), await factsOf(q), at.getTime());
-      return row.password_hash ? { ...choice, reason: `once the password is given: ${choice.reason}` } : choice;
+      return verdict === 'locked' ? { ...choice, reason: `once the password is given: ${choice.reason}` } : choice;
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Link, LinkHealth, LinkStatus } from '@hop/shared';
 import type { SmartFields } from './smart-target.js';
 import { iso, isoOrNull } from '../timestamps.js';
+import { servable, type Servability } from './servable.js';
 
 export interface LinkRow extends SmartFields {
   id: string;
@@ -32,10 +33,18 @@ export const LINK_CLICKS_SQL = 'coalesce((select lc.clicks from link_counters lc
 export const LINK_COLUMNS = `id, workspace_id, domain, slug, url, title, description, tags, expires_at, expired_url,
   max_clicks, password_hash, ${LINK_CLICKS_SQL} as clicks, rules, variants, ios, android, preview, health, created_by, created_at, updated_at`;
 
-export function linkStatus(r: Pick<LinkRow, 'expires_at' | 'max_clicks' | 'clicks'>, now: Date): LinkStatus {
-  if (r.expires_at && r.expires_at.getTime() <= now.getTime()) return 'expired';
-  if (r.max_clicks != null && r.clicks >= r.max_clicks) return 'limit_reached';
-  return 'active';
+/** What the redirector does with a row's link at `now`, by the redirector's own rule. */
+export function servableRow(r: Pick<LinkRow, 'expires_at' | 'max_clicks' | 'clicks' | 'password_hash'>, now: Date): Servability {
+  return servable(
+    { expiresAt: r.expires_at ? r.expires_at.getTime() : null, maxClicks: r.max_clicks, passwordHash: r.password_hash, clicks: Number(r.clicks) },
+    now.getTime(),
+  );
+}
+
+/** The `status` field: whether the link serves visitors (once its password is given, if any). */
+export function linkStatus(r: Pick<LinkRow, 'expires_at' | 'max_clicks' | 'clicks' | 'password_hash'>, now: Date): LinkStatus {
+  const verdict = servableRow(r, now);
+  return verdict === 'expired' || verdict === 'limit_reached' ? verdict : 'active';
 }
 
 export function toLink(r: LinkRow, shortUrl: (domain: string, slug: string) => string, now: Date): Link {

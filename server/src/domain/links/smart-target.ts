@@ -64,7 +64,7 @@ const setOf = (v: string | string[] | undefined, norm: (s: string) => string) =>
 const upper = (s: string) => s.trim().toUpperCase();
 const lower = (s: string) => s.trim().toLowerCase();
 
-/** Null for a plain link: the redirector then does exactly what it did before smart links. */
+/** Null for a plain link: the redirector sends the visitor to its url and reads no visitor facts. */
 export function compileSmart(f: SmartFields): SmartPlan | null {
   if (!f.rules?.length && !f.variants?.length && !f.ios && !f.android && !f.preview) return null;
   const rules = (f.rules ?? []).map((r, index): CompiledRule => ({
@@ -128,8 +128,8 @@ export function bucketOf(visitor: string, linkId: string): number {
 
 /**
  * Where a visitor goes, and why: the one decision the redirector and `resolve` share. Order
- * (CONTRACT 15): the iOS or Android app link, then the first matching rule, then the A/B
- * variant, then the link's url. Pure: the caller supplies the facts and the time.
+ * (docs/smart-links.md, "Order"): the iOS or Android app link, then the first matching rule,
+ * then the A/B variant, then the link's url. Pure: the caller supplies the facts and the time.
  */
 export function chooseTarget(link: { id: string; url: string }, plan: SmartPlan | null, v: VisitorFacts, now: number): TargetChoice {
   if (!plan) return { url: link.url, target: 'default', reason: 'a plain link: its url' };

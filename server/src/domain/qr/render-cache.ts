@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /** A rendered code as downloads serve it. */
 export interface CachedRender {
   linkId: string;
@@ -14,34 +16,20 @@ const MAX_BYTES = 64 * 1024 * 1024;
  * Entries go when their link changes (the file name carries its slug) or their code is deleted.
  */
 export function createRenderCache(maxBytes = MAX_BYTES) {
-  const entries = new Map<string, CachedRender>();
-  let bytes = 0;
-
-  function drop(qrId: string) {
-    const e = entries.get(qrId);
-    if (!e) return;
-    entries.delete(qrId);
-    bytes -= e.bytes.length;
-  }
-
+  const entries = new LRUCache<string, CachedRender>({
+    maxSize: maxBytes,
+    sizeCalculation: (e) => Math.max(1, e.bytes.length),
+    // One render may not push out a quarter of the others.
+    maxEntrySize: maxBytes / 4,
+  });
   return {
-    get(qrId: string): CachedRender | undefined {
-      const e = entries.get(qrId);
-      if (e) {
-        entries.delete(qrId);
-        entries.set(qrId, e);
-      }
-      return e;
-    },
+    get: (qrId: string) => entries.get(qrId),
     set(qrId: string, e: CachedRender) {
-      if (e.bytes.length > maxBytes / 4) return;
-      drop(qrId);
       entries.set(qrId, e);
-      bytes += e.bytes.length;
-      while (bytes > maxBytes) drop(entries.keys().next().value!);
     },
     invalidateLink(linkId: string) {
-      for (const [id, e] of entries) if (e.linkId === linkId) drop(id);
+      const stale = [...entries.entries()].filter(([, e]) => e.linkId === linkId).map(([id]) => id);
+      for (const id of stale) entries.delete(id);
     },
   };
 }
