@@ -15,7 +15,8 @@ const TABLE_CHARS = [
   'left', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid', 'middle',
 ] as const;
 
-const useColor = () => !process.env.NO_COLOR && Boolean(process.stdout.isTTY);
+/** Colours only on a terminal, and never when NO_COLOR is set to anything (no-color.org). */
+export const useColor = () => !process.env.NO_COLOR && Boolean(process.stdout.isTTY) && process.env.TERM !== 'dumb';
 
 /** A value as one line of visible text (no control characters: see text-hygiene.ts). */
 function cell(value: unknown): string {

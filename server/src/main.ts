@@ -3,6 +3,7 @@ import { openDatabase } from './db/open.js';
 import { migrate } from './db/migrate.js';
 import { createServices } from './services.js';
 import { buildApp } from './api/app.js';
+import { connectionDrain } from './api/connection-drain.js';
 import { createMetrics } from './api/plugins/metrics.js';
 import { LINK_CHANGED_CHANNEL } from './redirector/link-cache.js';
 import { DOMAIN_CHANGED_CHANNEL } from './redirector/host-domains.js';
@@ -13,6 +14,7 @@ import { expiryJob } from './jobs/expiry-job.js';
 import { startLinkHealthJob } from './jobs/link-health-job.js';
 import { clickAggregationJob } from './jobs/click-aggregation-job.js';
 import { clickPartitionsJob } from './jobs/click-partitions-job.js';
+import { createPrettyLog, greeting, listenFailure, wantsPrettyLogs } from './startup-report.js';
 
 /** Starts the server: configuration, database and migrations, then the HTTP parts and workers. */
 export async function main(): Promise<void> {
@@ -31,10 +33,12 @@ export async function main(): Promise<void> {
   const log = { error: (o: object, m: string) => app.log.error(o, m), warn: (o: object, m: string) => app.log.warn(o, m) };
   const services = createServices(config, db, { log });
   const metrics = createMetrics(services);
-  const app = await buildApp(config, services, { metrics });
-  app.log.info(
-    config.databaseUrl ? 'database: PostgreSQL (DATABASE_URL)' : `database: embedded PGlite in ${config.dataDir} (set DATABASE_URL for PostgreSQL)`,
-  );
+  const pretty = wantsPrettyLogs(config);
+  const app = await buildApp(config, services, { metrics, ...(pretty ? { logStream: createPrettyLog() } : {}) });
+  const connections = connectionDrain(app.server);
+  if (!pretty) {
+    app.log.info(config.databaseUrl ? 'database: PostgreSQL (DATABASE_URL)' : `database: embedded PGlite in ${config.dataDir} (set DATABASE_URL for PostgreSQL)`);
+  }
   // Another process changed a link: drop it from this process's redirect cache.
   await db.listen(LINK_CHANGED_CHANNEL, (linkId) => services.linkChanged(linkId), () => {
     services.linkCache.clear();
@@ -69,10 +73,12 @@ export async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     const force = setTimeout(() => process.exit(1), 15_000).unref();
     try {
+      const drained = connections.drain(); // refuses new connections from now on
       scheduler.stop();
       linkHealthJob?.stop();
-      await services.eventStreams.stop(); // ends live streams, which would otherwise hold the close
-      await app.close(); // stops accepting, waits for in-flight requests
+      await services.eventStreams.stop(); // ends live streams, which would otherwise hold the drain
+      await drained; // answers what was sent, closes every connection without a reset
+      await app.close();
       await services.dispatcher.stop(); // lets attempts in flight finish and be recorded
       await services.clicks.stop(); // writes buffered clicks
       await services.rateLimits.close();
@@ -87,5 +93,10 @@ export async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    throw listenFailure(err, config) ?? err;
+  }
+  if (pretty) process.stdout.write(`${greeting(config).join('\n')}\n`);
 }

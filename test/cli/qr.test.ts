@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Link, QrAnalytics, QrCode } from '@hop/shared';
 import { API_URL, eventually, team, visit, type Team } from '../helpers/api.js';
-import { decode, decodePng } from '../helpers/qr-decode.js';
+import { decode, decodePng, decodeTerminalText } from '../helpers/qr-decode.js';
+import { hopOnTerminal } from './pty.js';
 import { hopSession } from './run-hop.js';
 
 let t: Team;
@@ -105,4 +106,32 @@ test('qr show draws the newest code; list, analytics and delete', async () => {
   assert.equal(deleted.code, 0, deleted.stderr);
   assert.equal(deleted.stdout, `${qr.id}\n`);
   assert.deepEqual(await hop.json<QrCode[]>(['qr', 'list', other.id]), []);
+});
+
+test('qr show draws a code that scans on dark and light terminals: colours on a terminal, COLORFGBG or --invert without', async () => {
+  const qr = await hop.json<QrCode>(['qr', 'create', link.id]);
+  // On a terminal with colours: black on white whatever the theme.
+  const tty = hopOnTerminal(['qr', 'show', link.id], { env: { HOP_CONFIG_DIR: hop.configDir, NO_COLOR: '' } });
+  assert.equal(tty.code, 0, tty.output);
+  assert.match(tty.output, /\x1b\[38;5;16;48;5;231m/);
+  assert.equal(decodeTerminalText(tty.output, 'dark'), qr.scanUrl, 'dark terminal, colours');
+  assert.equal(decodeTerminalText(tty.output, 'light'), qr.scanUrl, 'light terminal, colours');
+  // Without colours: drawn for the background COLORFGBG names (dark when unknown), --invert for the other.
+  const cases = [
+    { env: {}, args: [], theme: 'dark' },
+    { env: { COLORFGBG: '15;0' }, args: [], theme: 'dark' },
+    { env: { COLORFGBG: '0;15' }, args: [], theme: 'light' },
+    { env: { COLORFGBG: '0;default;15' }, args: [], theme: 'light' },
+    { env: {}, args: ['--invert'], theme: 'light' },
+    { env: { COLORFGBG: '0;15' }, args: ['--invert'], theme: 'dark' },
+  ] as const;
+  for (const c of cases) {
+    const piped = await hop.run(['qr', 'show', link.id, ...c.args], { env: c.env });
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.ok(!piped.stdout.includes('\x1b'), 'no escape codes without colours');
+    const what = `${JSON.stringify(c.env)} ${c.args.join(' ')}`;
+    assert.equal(decodeTerminalText(piped.stdout, c.theme), qr.scanUrl, `${what} on a ${c.theme} terminal`);
+    // The check can fail: the same drawing on the other theme is an inverted code.
+    assert.equal(decodeTerminalText(piped.stdout, c.theme === 'dark' ? 'light' : 'dark'), null, `${what} on the other theme`);
+  }
 });

@@ -1,6 +1,7 @@
 import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Database, Queryable } from './database.js';
+import { StartupError } from '../startup-error.js';
 
 /**
  * Two processes on one PGlite directory corrupt it (docs/decisions.md), so the first holds a lock file with
@@ -18,12 +19,12 @@ function acquireDirLock(dir: string): () => void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number(readFileSync(file, 'utf8').trim());
       if (pid && pid !== process.pid && isAlive(pid)) {
-        throw new Error(`the embedded database in ${dir} is in use by process ${pid}; stop it or set HOP_DATA_DIR`);
+        throw new StartupError(`the embedded database in ${dir} is in use by process ${pid}: stop that server or set HOP_DATA_DIR`);
       }
       rmSync(file, { force: true });
     }
   }
-  throw new Error(`cannot lock ${dir}`);
+  throw new StartupError(`cannot lock the embedded database in ${dir}: remove ${file} if no Hop server runs on it`);
 }
 
 function isAlive(pid: number): boolean {

@@ -66,7 +66,7 @@ const setOf = (v: string | string[] | undefined, norm: (s: string) => string) =>
 const upper = (s: string) => s.trim().toUpperCase();
 const lower = (s: string) => s.trim().toLowerCase();
 
-/** Null for a plain link: the redirector then does exactly what it did before smart links. */
+/** Null for a plain link: the redirector sends the visitor to its url and reads no visitor facts. */
 export function compileSmart(f: SmartFields): SmartPlan | null {
   if (!f.rules?.length && !f.variants?.length && !f.ios && !f.android && !f.preview) return null;
   const rules = (f.rules ?? []).map((r, index): CompiledRule => ({
@@ -131,10 +131,10 @@ export function bucketOf(visitor: string, linkId: string): number {
 
 /**
  * Where a visitor goes, and why: the one decision the redirector and `resolve` share. Order
- * (CONTRACT 15): the iOS or Android app link, then the first matching rule, then the A/B
- * variant, then the link's url. Pure: the caller supplies the facts and the time. The redirector
- * asks without `explain` (the reason is empty): only `resolve` shows it, and a visit need not pay
- * for the sentence.
+ * (docs/smart-links.md, "Order"): the iOS or Android app link, then the first matching rule,
+ * then the A/B variant, then the link's url. Pure: the caller supplies the facts and the time.
+ * The redirector asks without `explain` (the reason is empty): only `resolve` shows it, and a
+ * visit need not pay for the sentence.
  */
 export function chooseTarget(link: { id: string; url: string }, plan: SmartPlan | null, v: VisitorFacts, now: number, explain = true): TargetChoice {
   if (!plan) return { url: link.url, target: 'default', reason: 'a plain link: its url' };

@@ -1,0 +1,77 @@
+// Stopping the HTTP server without resetting a request a client was entitled to send.
+//
+// `server.close()` is not enough: since Node 19 it also destroys every keep-alive connection that
+// is idle as the server sees it, and that includes one whose client has just written its next
+// request into a socket the server has not read yet (a busy event loop, a loaded machine).
+// Destroying a socket with unread bytes sends a TCP reset, and the client sees ECONNRESET for a
+// request on a connection the server had accepted. So the stop goes in this order:
+//  1. the listener closes at once: a new connection is refused (ECONNREFUSED, which a client or a
+//     load balancer can retry elsewhere), never accepted and then dropped;
+//  2. every answer from then on carries `Connection: close` (those in flight too, when their head
+//     has not left yet), so the client sends nothing more on that connection and Node closes it
+//     once the answer is out;
+//  3. a connection idle at the signal has a grace period in which a request already on the wire is
+//     read and answered like any other; only connections with nothing in flight are closed after it;
+//  4. requests still in flight are awaited up to a deadline, after which what is left is destroyed,
+//     so the rest of the stop (writing buffered clicks) still runs before the process must exit.
+// A client that sends nothing for the whole grace and then writes just as its connection closes
+// can still lose that race: it is the one every keep-alive server has at its idle timeout.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as NetServer } from 'node:net';
+
+export interface ConnectionDrain {
+  /** Runs the stop above; resolves once every connection is closed. Calling it again joins the first. */
+  drain(): Promise<void>;
+}
+
+export function connectionDrain(server: Server, opts: { graceMs?: number; deadlineMs?: number } = {}): ConnectionDrain {
+  const graceMs = opts.graceMs ?? 1000;
+  const deadlineMs = opts.deadlineMs ?? 10_000;
+  const unfinished = new Set<ServerResponse>();
+  let draining = false;
+  let graceOver = false;
+  let drained: Promise<void> | undefined;
+
+  // Ahead of the application's own listener, so even an answer written synchronously (the
+  // redirector's fast path) carries the header.
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (draining) res.setHeader('connection', 'close');
+    unfinished.add(res);
+    res.once('close', () => {
+      unfinished.delete(res);
+      // An answer whose head left before the stop kept its connection open: close it now that it is idle.
+      if (graceOver) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+
+  async function run(): Promise<void> {
+    draining = true;
+    for (const res of unfinished) if (!res.headersSent) res.setHeader('connection', 'close');
+    // net.Server's close, not http.Server's: the latter would destroy idle connections right now.
+    const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+    if (await settlesWithin(closed, graceMs)) return;
+    graceOver = true;
+    server.closeIdleConnections();
+    if (await settlesWithin(closed, deadlineMs - graceMs)) return;
+    server.closeAllConnections();
+    await closed;
+  }
+
+  return {
+    drain() {
+      drained ??= run();
+      return drained;
+    },
+  };
+}
+
+/** Whether `p` settles within `ms`, without leaving a timer behind. */
+async function settlesWithin(p: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms), false)));
+  try {
+    return await Promise.race([p.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
