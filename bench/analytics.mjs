@@ -8,7 +8,7 @@
 // analysed after the load, as autovacuum (or, embedded, the click-partitions job) would.
 // Usage: node bench/analytics.mjs [postgres|embedded] [clicks]   (default postgres, 1,000,000)
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { ADMIN_TOKEN, freshPostgres, seedLinks, startHop } from './lib/servers.mjs';
@@ -144,7 +144,7 @@ try {
   const b = { p50: avg(runs.big, 'p50'), p99: avg(runs.big, 'p99'), rps: avg(runs.big, 'rps') };
   const s = { p50: avg(runs.small, 'p50'), p99: avg(runs.small, 'p99'), rps: avg(runs.small, 'rps') };
   const lines = [
-    `${mode === 'embedded' ? 'Embedded database' : 'PostgreSQL'}. \`GET .../links/{id}/analytics?days=30\` (totals, daily series, six breakdowns), 10 connections, 2 alternating rounds of 6 s. Of the ${CLICKS.toLocaleString()} clicks (29 days), ${PENDING.toLocaleString()} of the last minute are not rolled up yet (the aggregation job held off for the whole run): the query reads rollups and raw clicks alike. Unique visitors: ${fmt(check.data.uniqueClicks)}, equal to the distinct (UTC day, visitor) pairs in the raw log.`,
+    `${mode === 'embedded' ? 'Embedded database' : 'PostgreSQL'}. \`GET .../links/{id}/analytics?days=30\` (totals, daily series, six breakdowns), 10 connections, 2 alternating rounds of 6 s. Of the ${CLICKS.toLocaleString()} clicks (29 days), ${PENDING.toLocaleString()} of the last minute are not rolled up yet (the aggregation job held off for the whole run): the query reads rollups and raw clicks alike. Unique visitors: ${fmt(check.data.uniqueClicks)}, equal to the distinct (UTC day, visitor) pairs in the raw log. Load average ${loadavg().map((n) => n.toFixed(1)).join(', ')} at the end.`,
     '',
     '| link | requests/s | p50 | p99 |',
     '|---|---|---|---|',
