@@ -5,6 +5,7 @@
 // request under load (what the target is about: at most 5 µs more), and the choice alone in process.
 // Usage: node bench/smart-redirect.mjs
 import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { ADMIN_TOKEN, startHop, USER_AGENTS } from './lib/servers.mjs';
 import { fmt, load, writeSection } from './lib/measure.mjs';
 import { cpuMeter } from './lib/cpu.mjs';
@@ -39,30 +40,49 @@ async function call(base, method, path, token, body) {
   return json.data;
 }
 
-/** The choice alone, in this process: a smart link's facts and target against a plain link's. */
+/**
+ * The choice and the visit's record, in this process: a smart link's facts, target and record
+ * against a plain link's record (which hashes the visitor and finds the country anyway; a smart
+ * link's record reuses what its choice worked out). The record goes to a pipeline that keeps nothing.
+ */
 async function inProcess() {
   const { createSmartVisits } = await import('../server/dist/redirector/smart-visit.js');
+  const { createVisitRecorder } = await import('../server/dist/redirector/visit-recorder.js');
   const { compileSmart } = await import('../server/dist/domain/links/smart-target.js');
   const { createGeoLookup } = await import('../server/dist/domain/clicks/visit-details.js');
   const { createVisitorSalts } = await import('../server/dist/domain/clicks/visitor-salts.js');
-  const smart = createSmartVisits({ geo: createGeoLookup(), salts: createVisitorSalts({ db: null, clock: { now: () => new Date() } }) });
+  const clock = { now: () => new Date() };
+  const geo = createGeoLookup();
+  const salts = createVisitorSalts({ db: null, clock });
+  const smart = createSmartVisits({ geo, salts });
+  const recorder = createVisitRecorder({ clicks: { enqueue() {} }, salts, geo, clock });
   const salt = randomBytes(32);
-  const base = { id: 'lnk_0000000000000000bench', url: 'https://example.com/' };
+  const base = { id: 'lnk_0000000000000000bench', workspaceId: 'ws_00000000000000000bench', domain: 'hop.test', slug: 'bench', url: 'https://example.com/' };
   const smartLink = { ...base, smart: compileSmart({ ios: null, android: null, preview: null, ...SMART }) };
   const plainLink = { ...base, smart: null };
+  const from = { source: 'link', qrId: null };
   const visits = Array.from({ length: 1000 }, () => [pick(ADDRESSES), { 'user-agent': pick(AGENTS), 'accept-language': pick(LANGUAGES) }]);
-  const time = (link, n) => {
+  const time = (link, n, record) => {
     const start = process.cpuUsage();
     for (let i = 0; i < n; i++) {
       const [ip, headers] = visits[i % visits.length];
-      smart.choose(link, salt, ip, headers, Date.now());
+      const now = Date.now();
+      const choice = smart.choose(link, salt, ip, headers, now);
+      if (record) {
+        recorder.enqueue({ salt, link, from, ip, headers, isBot: false, counted: false, target: choice?.target, destination: choice?.url, facts: choice?.facts, at: now });
+      }
     }
     const used = process.cpuUsage(start);
     return (used.user + used.system) / n;
   };
-  time(smartLink, 50_000); // warm up the JIT and the per-agent memo
-  time(plainLink, 50_000);
-  return { smartUs: time(smartLink, 200_000), plainUs: time(plainLink, 200_000) };
+  for (const record of [false, true]) {
+    time(smartLink, 50_000, record); // warm up the JIT and the per-agent memo
+    time(plainLink, 50_000, record);
+  }
+  return {
+    smartUs: time(smartLink, 200_000, false), plainUs: time(plainLink, 200_000, false),
+    smartRecordedUs: time(smartLink, 200_000, true), plainRecordedUs: time(plainLink, 200_000, true),
+  };
 }
 
 const hop = await startHop({ DATABASE_URL: '', HOP_TRUST_PROXY: '127.0.0.1' });
@@ -109,7 +129,8 @@ try {
     `| link with 10 rules and 2 variants | ${fmt(s.rps)} | ${s.errors} | ${fmt(s.us, 1)} µs |`,
     `| **difference** | **${fmt(s.rps / p.rps, 2)}x** | | **${fmt(s.us - p.us, 1)} µs, ${fmt(s.us / p.us, 2)}x** (target ≤ 5 µs more) |`,
     '',
-    `The choice alone, in process (facts, 10 rules, the split): ${fmt(micro.smartUs, 2)} µs per visit, against ${fmt(micro.plainUs, 2)} µs for a plain link.`,
+    `In process: the choice alone (facts, 10 rules, the split) ${fmt(micro.smartUs, 2)} µs per visit against ${fmt(micro.plainUs, 2)} µs for a plain link; the choice and the visit's record ${fmt(micro.smartRecordedUs, 2)} µs against ${fmt(micro.plainRecordedUs, 2)} µs, **${fmt(micro.smartRecordedUs - micro.plainRecordedUs, 2)} µs more** (the record reuses the visitor hash and country the choice worked out).`,
+    `Load average ${loadavg().map((n) => n.toFixed(1)).join(', ')} at the end.`,
   ].join('\n');
   console.log(lines);
   writeSection('Smart links on the redirect', lines);

@@ -51,6 +51,8 @@ const EnvSchema = z.object({
   /** Parts of the server to switch off, comma-separated: api, redirector, dispatcher, jobs. */
   HOP_DISABLE: z.string().regex(/^[a-z,\s]*$/, 'a comma-separated list of api, redirector, dispatcher, jobs').optional(),
   HOP_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `json` (pino's lines) or `pretty` (short lines); unset: pretty on a terminal, else JSON. */
+  HOP_LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   /** Plan rate limits (docs/api.md, Limits): `off` only for benchmarks that measure what they cost. */
   HOP_RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   /** Multiplies every request limit; the shared test server runs at 1000 so suites fit in them. */
@@ -86,6 +88,7 @@ export interface Config {
   dnsServers: string[];
   smtpUrl?: string;
   logLevel: string;
+  logFormat?: 'json' | 'pretty';
   clickFlushMs: number;
   clickSpoolMaxBytes: number;
   clickBufferMax: number;
@@ -132,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dnsServers: (e.HOP_DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     smtpUrl: e.SMTP_URL,
     logLevel: e.HOP_LOG_LEVEL,
+    logFormat: e.HOP_LOG_FORMAT,
     clickFlushMs: e.HOP_CLICK_FLUSH_MS,
     clickSpoolMaxBytes: e.HOP_CLICK_SPOOL_MAX_BYTES,
     clickBufferMax: e.HOP_CLICK_BUFFER_MAX,

@@ -14,6 +14,7 @@ import { expiryJob } from './jobs/expiry-job.js';
 import { startLinkHealthJob } from './jobs/link-health-job.js';
 import { clickAggregationJob } from './jobs/click-aggregation-job.js';
 import { clickPartitionsJob } from './jobs/click-partitions-job.js';
+import { createPrettyLog, greeting, listenFailure, wantsPrettyLogs } from './startup-report.js';
 
 /** Starts the server: configuration, database and migrations, then the HTTP parts and workers. */
 export async function main(): Promise<void> {
@@ -32,11 +33,12 @@ export async function main(): Promise<void> {
   const log = { error: (o: object, m: string) => app.log.error(o, m), warn: (o: object, m: string) => app.log.warn(o, m) };
   const services = createServices(config, db, { log });
   const metrics = createMetrics(services);
-  const app = await buildApp(config, services, { metrics });
+  const pretty = wantsPrettyLogs(config);
+  const app = await buildApp(config, services, { metrics, ...(pretty ? { logStream: createPrettyLog() } : {}) });
   const connections = connectionDrain(app.server);
-  app.log.info(
-    config.databaseUrl ? 'database: PostgreSQL (DATABASE_URL)' : `database: embedded PGlite in ${config.dataDir} (set DATABASE_URL for PostgreSQL)`,
-  );
+  if (!pretty) {
+    app.log.info(config.databaseUrl ? 'database: PostgreSQL (DATABASE_URL)' : `database: embedded PGlite in ${config.dataDir} (set DATABASE_URL for PostgreSQL)`);
+  }
   // Another process changed a link: drop it from this process's redirect cache.
   await db.listen(LINK_CHANGED_CHANNEL, (linkId) => services.linkChanged(linkId), () => {
     services.linkCache.clear();
@@ -91,5 +93,10 @@ export async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    throw listenFailure(err, config) ?? err;
+  }
+  if (pretty) process.stdout.write(`${greeting(config).join('\n')}\n`);
 }

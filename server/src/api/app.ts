@@ -33,7 +33,7 @@ export const BODY_LIMIT = 1024 * 1024;
 export async function buildApp(
   config: Config,
   services: Services,
-  opts: { version?: string; logger?: boolean; metrics?: Metrics } = {},
+  opts: { version?: string; logger?: boolean; metrics?: Metrics; logStream?: { write(line: string): void } } = {},
 ): Promise<FastifyInstance> {
   const fast = config.disabled.has('redirector') ? null : services.fastRedirect;
   const app = Fastify({
@@ -61,6 +61,7 @@ export async function buildApp(
       serializers: {
         req: (req: { method: string; url: string; id: string }) => ({ method: req.method, path: req.url.split('?')[0], id: req.id }),
       },
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
     },
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy ? config.trustProxy.split(',').map((s) => s.trim()) : false,

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendError } from './plugins/error-handler.js';
+import { DASHBOARD_CSP, secureHtmlReply } from './security-headers.js';
 
 /** Where `npm run build -w web` writes the dashboard, from server/{src,dist}/api/. */
 const DEFAULT_DIST = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
@@ -16,24 +17,6 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.json': 'application/json',
 };
-
-/**
- * The dashboard's CSP: its own scripts and styles only (no inline script, no eval), API calls to
- * this origin only, and no framing. With it, a script of another origin cannot run in the
- * dashboard's pages, so the session token the app keeps in this origin's storage stays its own.
- */
-const DASHBOARD_CSP = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:", "connect-src 'self'",
-  "font-src 'self'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'", "manifest-src 'self'",
-].join('; ');
-
-function htmlSecurityHeaders(reply: FastifyReply) {
-  reply
-    .header('content-security-policy', DASHBOARD_CSP)
-    .header('x-frame-options', 'DENY')
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'same-origin');
-}
 
 interface Asset { body: Buffer; gzip: Buffer | null; type: string }
 
@@ -66,7 +49,9 @@ export async function dashboardStatic(app: FastifyInstance, opts: { mountPath: s
   const assets = loadAssets(dist);
 
   const sendApp = (reply: FastifyReply) => {
-    htmlSecurityHeaders(reply);
+    // Same-origin referrers: the app's own API calls may say which page made them; other sites learn nothing.
+    reply.header('referrer-policy', 'same-origin');
+    secureHtmlReply(reply, DASHBOARD_CSP);
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
     if (!built) return reply.code(503).send('<!doctype html><title>Hop</title><main><h1>The dashboard is not built</h1><p>Run <code>npm run build</code>.</p></main>');
     return reply.send(html);

@@ -19,6 +19,16 @@ export const APP_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
   "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
+/**
+ * The dashboard's CSP: its own scripts and styles only (no inline script, no eval), API calls to
+ * this origin only, and no framing. With it, a script of another origin cannot run in the
+ * dashboard's pages, so the session token the app keeps in this origin's storage stays its own.
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:", "connect-src 'self'",
+  "font-src 'self'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'", "manifest-src 'self'",
+].join('; ');
+
 /** The headers every HTML page carries; `csp` picks the policy (PAGE_CSP unless the page is an app). */
 export function htmlSecurityHeaders(csp: string = PAGE_CSP): Record<string, string> {
   return {

@@ -8,6 +8,7 @@ import { createVisitRecorder } from './visit-recorder.js';
 import { locationFor, REDIRECT_HEADERS, SLUG_SHAPE, withVisitQuery, type RedirectorDeps } from './visit.js';
 
 const LINK = { source: 'link', qrId: null } as const;
+const REDIRECT_HEADER_LIST = Object.entries(REDIRECT_HEADERS).flat();
 
 /**
  * The redirect's hot path, served straight from Node's HTTP server before Fastify sees the request.
@@ -69,25 +70,24 @@ export function createFastRedirect(deps: RedirectorDeps & { hostDomains: HostDom
       const now = clock.now().getTime();
       // Anything but a link served as it stands (a password, a limit, expired) is the router's.
       if (!link || servable(link, now) !== 'active') return false;
-      const salt = salts.current();
+      const salt = salts.current(now);
       if (!salt) return false;
       // A crawler asking for a link's preview card: the router answers it.
       if (link.smart && smart.wantsPreview(link, req.headers)) return false;
-      const choice = link.smart ? smart.choose(link, salt, addressOf(req), req.headers, now) : null;
+      const ip = addressOf(req);
+      const choice = link.smart ? smart.choose(link, salt, ip, req.headers, now) : null;
       const destination = choice ? choice.url : link.url;
       const location = locationFor(q < 0 ? destination : withVisitQuery(destination, url));
       // The head first: should Node refuse it (a character a header may not hold), the router
-      // answers instead and the visit is recorded there, once.
-      res.writeHead(302, {
-        location,
-        ...REDIRECT_HEADERS,
-        'x-request-id': requestIdFor(req.headers['x-request-id']),
-        'content-length': '0',
-      });
+      // answers instead and the visit is recorded there, once. A flat list: no object per visit.
+      res.writeHead(302, [
+        'location', location, ...REDIRECT_HEADER_LIST,
+        'x-request-id', requestIdFor(req.headers['x-request-id']), 'content-length', '0',
+      ]);
       cache.countHit();
       recorder.enqueue({
-        salt, link, from: LINK, ip: addressOf(req), headers: req.headers, isBot: isBotAgent(req.headers['user-agent'] ?? ''), counted: false,
-        target: choice?.target, destination: choice?.url,
+        salt, link, from: LINK, ip, headers: req.headers, isBot: isBotAgent(req.headers['user-agent'] ?? ''), counted: false,
+        target: choice?.target, destination: choice?.url, facts: choice?.facts, at: now,
       });
       res.end();
       onServed?.(startedAt);

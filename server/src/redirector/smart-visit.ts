@@ -21,6 +21,8 @@ const PREVIEW_CRAWLER = new RegExp(
 
 export const isPreviewCrawler = memoizeByString((userAgent: string) => PREVIEW_CRAWLER.test(userAgent));
 
+export type SmartChoice = TargetChoice & { facts: VisitorFacts };
+
 const lowerOrNull = (s: string | null) => (s ? s.toLowerCase() : null);
 
 /**
@@ -46,10 +48,15 @@ export function createSmartVisits(deps: { geo: GeoLookup; geoHeader?: string; sa
   }
 
   return {
-    /** Where this visit goes; null for a plain link (its url, target `default`). */
-    choose(link: RedirectLink, salt: Buffer, ip: string, headers: IncomingHttpHeaders, now: number): TargetChoice | null {
+    /**
+     * Where this visit goes, with the facts read to decide it (the visit's record reuses the
+     * visitor hash and country rather than work them out again); null for a plain link (its url,
+     * target `default`).
+     */
+    choose(link: RedirectLink, salt: Buffer, ip: string, headers: IncomingHttpHeaders, now: number): SmartChoice | null {
       if (!link.smart) return null;
-      return chooseTarget(link, link.smart, factsOf(link, salt, ip, headers), now);
+      const facts = factsOf(link, salt, ip, headers);
+      return { ...chooseTarget(link, link.smart, facts, now, false), facts };
     },
     /** A crawler asking for a link with a preview: it gets the preview page, not the redirect. */
     wantsPreview(link: RedirectLink, headers: IncomingHttpHeaders): boolean {

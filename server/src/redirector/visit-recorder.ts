@@ -4,6 +4,7 @@ import type { ClickPipeline } from '../domain/clicks/click-pipeline.js';
 import type { VisitorSalts } from '../domain/clicks/visitor-salts.js';
 import { countryFromHeader, describeAgent, referrerDomainOf, type GeoLookup } from '../domain/clicks/visit-details.js';
 import type { Clock } from '../domain/clock.js';
+import type { VisitorFacts } from '../domain/links/smart-target.js';
 
 export interface VisitSource {
   source: 'link' | 'qr';
@@ -25,6 +26,10 @@ export interface AnsweredVisit {
   target?: string;
   /** Where the visitor was sent; the link's URL unless a smart link chose another. */
   destination?: string;
+  /** What a smart link's choice already worked out of this visitor, not to be worked out again. */
+  facts?: Pick<VisitorFacts, 'visitor' | 'country'>;
+  /** When it was answered (milliseconds); the clock's time unless given. */
+  at?: number;
 }
 
 /**
@@ -49,9 +54,9 @@ export function createVisitRecorder(deps: { clicks: ClickPipeline; salts: Visito
         workspaceId: link.workspaceId,
         qrId: v.from.qrId,
         source: v.from.source,
-        at: clock.now(),
-        visitorHash: salts.visitorHashWith(v.salt, ip, userAgent),
-        country: geoHeader ? countryFromHeader(headers[geoHeader]) : geo.country(ip),
+        at: v.at === undefined ? clock.now() : new Date(v.at),
+        visitorHash: v.facts?.visitor ?? salts.visitorHashWith(v.salt, ip, userAgent),
+        country: v.facts?.country ?? (geoHeader ? countryFromHeader(headers[geoHeader]) : geo.country(ip)),
         city: null,
         device: agent.device,
         browser: agent.browser,

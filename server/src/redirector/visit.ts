@@ -116,8 +116,13 @@ export function createRedirector(deps: RedirectorDeps) {
       }
     }
     const salt = await salts.today();
-    const choice = deps.smart.choose(link, salt, req.ip, req.headers, clock.now().getTime());
-    if (counts) recorder.enqueue({ salt, link, from, ip: req.ip, headers: req.headers, isBot, counted, target: choice?.target, destination: choice?.url });
+    const now = clock.now().getTime();
+    const choice = deps.smart.choose(link, salt, req.ip, req.headers, now);
+    if (counts) {
+      recorder.enqueue({
+        salt, link, from, ip: req.ip, headers: req.headers, isBot, counted, target: choice?.target, destination: choice?.url, facts: choice?.facts, at: now,
+      });
+    }
     return redirect(reply, withVisitQuery(choice ? choice.url : link.url, req.url));
   }
 

@@ -3,6 +3,7 @@ import type { Queryable } from '../../db/database.js';
 import type { Clock } from '../clock.js';
 
 export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
 
 /**
  * The daily salt that visitor hashes are made with. Every process reads the same salt for a day
@@ -12,8 +13,9 @@ export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 export function createVisitorSalts(deps: { db: Queryable; clock: Clock }) {
   const { db, clock } = deps;
   let cached: { day: string; salt: Promise<Buffer> } | undefined;
-  // The same salt once loaded, for callers that must not wait (the redirector's fast path).
-  let ready: { day: string; salt: Buffer } | undefined;
+  // The same salt once loaded, for callers that must not wait (the redirector's fast path), with
+  // its day's bounds in milliseconds so that a visit compares numbers instead of formatting a date.
+  let ready: { day: string; salt: Buffer; from: number; until: number } | undefined;
 
   async function load(day: string): Promise<Buffer> {
     await db.query('insert into visitor_salts (day, salt) values ($1, $2) on conflict (day) do nothing', [
@@ -28,7 +30,8 @@ export function createVisitorSalts(deps: { db: Queryable; clock: Clock }) {
     const day = utcDay(clock.now());
     if (cached?.day !== day) {
       const salt = load(day);
-      salt.then((b) => (ready = { day, salt: b }), () => (cached = undefined));
+      const from = Date.parse(`${day}T00:00:00.000Z`);
+      salt.then((b) => (ready = { day, salt: b, from, until: from + DAY_MS }), () => (cached = undefined));
       cached = { day, salt };
     }
     return cached.salt;
@@ -38,10 +41,12 @@ export function createVisitorSalts(deps: { db: Queryable; clock: Clock }) {
 
   return {
     today,
-    /** Today's salt if it is already loaded, without waiting; else undefined (and it starts loading). */
-    current(): Buffer | undefined {
-      const day = utcDay(clock.now());
-      if (ready?.day === day) return ready.salt;
+    /**
+     * The salt of the day holding `now` (milliseconds; the clock's time unless given) if it is
+     * already loaded, without waiting; else undefined (and today's starts loading).
+     */
+    current(now = clock.now().getTime()): Buffer | undefined {
+      if (ready && now >= ready.from && now < ready.until) return ready.salt;
       void today().catch(() => {});
       return undefined;
     },

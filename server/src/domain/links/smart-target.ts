@@ -12,6 +12,8 @@ export interface SmartFields {
 interface CompiledRule {
   index: number;
   url: string;
+  /** `rule:N`, made once. */
+  target: string;
   country: Set<string> | null;
   device: Set<string> | null;
   os: Set<string> | null;
@@ -30,7 +32,7 @@ export interface SmartPlan {
   ios: string | null;
   android: string | null;
   rules: CompiledRule[];
-  variants: { url: string; upTo: number; weight: number }[];
+  variants: { url: string; upTo: number; weight: number; target: string }[];
   preview: LinkPreview | null;
   needs: { country: boolean; agent: boolean; language: boolean; visitor: boolean };
 }
@@ -70,6 +72,7 @@ export function compileSmart(f: SmartFields): SmartPlan | null {
   const rules = (f.rules ?? []).map((r, index): CompiledRule => ({
     index,
     url: r.url,
+    target: `rule:${index}`,
     country: setOf(r.when.country, upper),
     device: setOf(r.when.device, lower),
     os: setOf(r.when.os, lower),
@@ -79,7 +82,7 @@ export function compileSmart(f: SmartFields): SmartPlan | null {
     before: r.when.before ? Date.parse(r.when.before) : null,
   }));
   let upTo = 0;
-  const variants = (f.variants ?? []).map((v) => ({ url: v.url, weight: v.weight, upTo: (upTo += v.weight) }));
+  const variants = (f.variants ?? []).map((v, i) => ({ url: v.url, weight: v.weight, upTo: (upTo += v.weight), target: `variant:${i}` }));
   return {
     ios: f.ios,
     android: f.android,
@@ -130,22 +133,25 @@ export function bucketOf(visitor: string, linkId: string): number {
  * Where a visitor goes, and why: the one decision the redirector and `resolve` share. Order
  * (docs/smart-links.md, "Order"): the iOS or Android app link, then the first matching rule,
  * then the A/B variant, then the link's url. Pure: the caller supplies the facts and the time.
+ * The redirector asks without `explain` (the reason is empty): only `resolve` shows it, and a
+ * visit need not pay for the sentence.
  */
-export function chooseTarget(link: { id: string; url: string }, plan: SmartPlan | null, v: VisitorFacts, now: number): TargetChoice {
+export function chooseTarget(link: { id: string; url: string }, plan: SmartPlan | null, v: VisitorFacts, now: number, explain = true): TargetChoice {
   if (!plan) return { url: link.url, target: 'default', reason: 'a plain link: its url' };
   if (plan.ios && v.os === 'ios') return { url: plan.ios, target: 'ios', reason: 'the visitor is on iOS: the ios link' };
   if (plan.android && v.os === 'android') return { url: plan.android, target: 'android', reason: 'the visitor is on Android: the android link' };
   for (const r of plan.rules) {
-    if (ruleMatches(r, v, now)) return { url: r.url, target: `rule:${r.index}`, reason: describeRule(r, v, now) };
+    if (ruleMatches(r, v, now)) return { url: r.url, target: r.target, reason: explain ? describeRule(r, v, now) : '' };
   }
   if (plan.variants.length) {
     const bucket = bucketOf(v.visitor ?? '', link.id);
     const i = plan.variants.findIndex((x) => bucket < x.upTo);
     const chosen = plan.variants[i];
+    if (!explain) return { url: chosen.url, target: chosen.target, reason: '' };
     const split = plan.variants.map((x) => x.weight).join('/');
     return {
       url: chosen.url,
-      target: `variant:${i}`,
+      target: chosen.target,
       reason: `${plan.rules.length ? 'no rule matched; ' : ''}A/B split ${split}: this visitor gets variants[${i}] (weight ${chosen.weight}) for the day`,
     };
   }
