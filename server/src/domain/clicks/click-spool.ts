@@ -33,6 +33,16 @@ export function createClickSpool(deps: { dir: string; maxBytes: number }) {
   let current: string | undefined;
 
   let queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Runs file changes one at a time: appends never interleave their lines, and a replayed segment
+   * is deleted only once no append to it is half done (one could otherwise land in a file that is
+   * being deleted, and be lost).
+   */
+  function serially<T>(fn: () => Promise<T>): Promise<T> {
+    const done = queue.then(fn);
+    queue = done.catch(() => {});
+    return done;
+  }
 
   async function appendNow(visits: readonly Visit[]): Promise<boolean> {
     if (visits.length === 0) return true;
@@ -58,14 +68,9 @@ export function createClickSpool(deps: { dir: string; maxBytes: number }) {
     get pending() {
       return sizes.size > 0;
     },
-    /**
-     * Appends visits in order; false (nothing written) when they would pass the byte bound.
-     * Appends run one at a time, so lines of two never interleave.
-     */
+    /** Appends visits in order; false (nothing written) when they would pass the byte bound. */
     append(visits: readonly Visit[]): Promise<boolean> {
-      const done = queue.then(() => appendNow(visits));
-      queue = done.catch(() => {});
-      return done;
+      return serially(() => appendNow(visits));
     },
     /** The next visits to replay (at most `max`), from the oldest segment, or null. */
     async read(max: number): Promise<SpoolChunk | null> {
@@ -113,14 +118,16 @@ export function createClickSpool(deps: { dir: string; maxBytes: number }) {
       return true;
     },
     /** After the replay's commit: forgets the chunk, and the segment once it is all replayed. */
-    async replayed(chunk: SpoolChunk): Promise<void> {
-      offsets.set(chunk.segment, chunk.end);
-      if (chunk.end >= (sizes.get(chunk.segment) ?? 0)) {
-        sizes.delete(chunk.segment);
-        offsets.delete(chunk.segment);
-        if (current === chunk.segment) current = undefined;
-        await rm(join(deps.dir, chunk.segment), { force: true });
-      }
+    replayed(chunk: SpoolChunk): Promise<void> {
+      return serially(async () => {
+        offsets.set(chunk.segment, chunk.end);
+        if (chunk.end >= (sizes.get(chunk.segment) ?? 0)) {
+          sizes.delete(chunk.segment);
+          offsets.delete(chunk.segment);
+          if (current === chunk.segment) current = undefined;
+          await rm(join(deps.dir, chunk.segment), { force: true });
+        }
+      });
     },
   };
 }
