@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { routes, type RouteName } from '@hop/shared';
-import { HopApiError, paginateWith, type HopClient, type RouteInput } from '@hop/shared/client';
+import type { RouteName } from '@hop/shared';
+import { HopApiError, paginateWith, ROUTE_PATHS, type HopClient, type RouteInput } from '@hop/shared/client';
 
 /** How `hop` retries (CI pipelines): 429, 5xx and unreachable servers, with exponential backoff. */
 export interface RetryPolicy {
@@ -54,7 +54,7 @@ export interface RetryEvents {
 export function withRetry(client: HopClient, policy: RetryPolicy, events: RetryEvents = {}): HopClient {
   const sleep = events.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   async function call<N extends RouteName>(name: N, input: RouteInput<N>) {
-    const writes = routes[name].method !== 'GET';
+    const writes = ROUTE_PATHS[name][0] !== 'GET';
     const sent = writes && !input.idempotencyKey ? { ...input, idempotencyKey: randomUUID() } : input;
     for (let attempt = 1; ; attempt++) {
       try {

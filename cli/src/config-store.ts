@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import Conf from 'conf';
 import { UsageError } from './errors.js';
+import { SettingsFile } from './settings-file.js';
 
 export const DEFAULT_API_URL = 'http://localhost:3000';
 
@@ -43,13 +42,10 @@ export interface Settings {
   configPath: string;
 }
 
-export type ConfigStore = Conf<StoredSettings>;
+export type ConfigStore = SettingsFile<StoredSettings>;
 
 export function openConfigStore(env: NodeJS.ProcessEnv = process.env): ConfigStore {
-  const cwd = env.HOP_CONFIG_DIR || undefined;
-  // The file holds a credential: keep the directory and the file private to the user.
-  if (cwd) mkdirSync(cwd, { recursive: true, mode: 0o700 });
-  return new Conf<StoredSettings>({ projectName: 'hop', projectSuffix: '', cwd, configFileMode: 0o600 });
+  return new SettingsFile<StoredSettings>(env.HOP_CONFIG_DIR || undefined);
 }
 
 /** Keys and OAuth access tokens are recognised by their prefix; anything else is a session token. */

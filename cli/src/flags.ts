@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { LINK_SORTS } from '@hop/shared';
+import { LINK_SORTS } from '@hop/shared/constants';
 
 /** `--workspace/-w`: id or slug; HOP_WORKSPACE, then the default from `hop workspaces use`. */
 export const workspaceFlag = () =>

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HOP_CLI_CLIENT_ID, HOP_CLI_REDIRECT_PATH, type OAuthTokenResponse } from '@hop/shared';
+import type { OAuthTokenResponse } from '@hop/shared';
+import { HOP_CLI_CLIENT_ID, HOP_CLI_REDIRECT_PATH } from '@hop/shared/constants';
 import type { ConfigStore, StoredOAuth } from './config-store.js';
 import { AuthRequiredError, UsageError } from './errors.js';
 

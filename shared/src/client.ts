@@ -1,6 +1,12 @@
-import { request } from 'undici';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { z } from 'zod';
-import { routes, type RouteName, type Routes } from './routes.js';
+import type { RouteName, Routes } from './routes.js';
+import { ROUTE_PATHS } from './route-paths.js';
+
+export { ROUTE_PATHS };
+// Every route has its method and path there (route-paths.test.ts keeps them equal to routes.ts).
+const routePaths: Record<RouteName, readonly [string, string]> = ROUTE_PATHS;
 import type { ErrorCode } from './errors.js';
 
 type InputPart<R, K extends string, F extends string> = R extends { [P in K]: infer S extends z.ZodType }
@@ -68,6 +74,24 @@ function toQueryString(query: Record<string, unknown> | undefined): string {
   return s ? `?${s}` : '';
 }
 
+/**
+ * One request over node's own http(s), whole answer as text. Not undici: loading it costs a cold
+ * CLI start ~60-150 ms, and its WebAssembly parser keeps the process busy after the answer.
+ */
+function send(url: string, method: string, headers: Record<string, string>, payload?: string): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    const length = payload === undefined ? {} : { 'content-length': String(Buffer.byteLength(payload)) };
+    const req = (url.startsWith('https:') ? httpsRequest : httpRequest)(url, { method, headers: { ...headers, ...length } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
 type Call = <N extends RouteName>(name: N, input: RouteInput<N>) => Promise<RouteOutput<N>>;
 
 /**
@@ -113,31 +137,31 @@ export function createHopClient(options: HopClientOptions) {
     }
     let res;
     try {
-      res = await request(base + path, { method: method as 'GET', headers, body: payload });
+      res = await send(base + path, method, headers, payload);
     } catch (err) {
       throw new HopApiError('NETWORK_ERROR', `cannot reach ${base}: ${(err as Error).message}`, 0);
     }
-    const text = await res.body.text();
-    let body: unknown = text;
-    if (String(res.headers['content-type'] ?? '').includes('json') && text) {
+    let body: unknown = res.text;
+    if (String(res.headers['content-type'] ?? '').includes('json') && res.text) {
       try {
-        body = JSON.parse(text);
+        body = JSON.parse(res.text);
       } catch {
-        body = text;
+        body = res.text;
       }
     }
-    return { status: res.statusCode, headers: res.headers, body, text };
+    return { status: res.status, headers: res.headers, body, text: res.text };
   }
 
   /** Call a route of the table; resolves with the success body, rejects with a HopApiError. */
   async function call<N extends RouteName>(name: N, input: RouteInput<N>): Promise<RouteOutput<N>> {
-    const def = routes[name];
+    const [method, path] = routePaths[name];
     const i = input as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string>; idempotencyKey?: string };
     const headers = { ...i.headers };
     if (i.idempotencyKey) headers['idempotency-key'] = i.idempotencyKey;
-    const res = await raw(def.method, fillPath(def.path, i.params) + toQueryString(i.query), { body: i.body, headers });
+    const res = await raw(method, fillPath(path, i.params) + toQueryString(i.query), { body: i.body, headers });
     if (res.status >= 200 && res.status < 300) {
-      if (options.validateResponses) return def.response.parse(res.body) as RouteOutput<N>;
+      // The schemas (zod and every contract) load only for callers that validate: the tests.
+      if (options.validateResponses) return (await import('./routes.js')).routes[name].response.parse(res.body) as RouteOutput<N>;
       return res.body as RouteOutput<N>;
     }
     const err = (res.body as { error?: { code: ErrorCode; message: string; details?: Record<string, unknown> } })?.error;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LINK_SORTS } from './constants.js';
 import { idSchema, TimestampSchema } from './ids.js';
 import { PageQuerySchema } from './envelope.js';
 import { WorkspaceParamsSchema } from './workspaces.js';
@@ -222,7 +223,7 @@ export const LinkSchema = z
   .meta({ id: 'Link' });
 export type Link = z.infer<typeof LinkSchema>;
 
-export const LINK_SORTS = ['createdAt', 'updatedAt', 'clicks', 'relevance'] as const;
+export { LINK_SORTS } from './constants.js';
 
 export const ListLinksQuerySchema = PageQuerySchema.extend({
   sort: z.enum(LINK_SORTS).optional(),

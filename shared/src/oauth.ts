@@ -3,9 +3,7 @@ import { idSchema, TimestampSchema } from './ids.js';
 import { WorkspaceParamsSchema } from './workspaces.js';
 import type { Scope } from './scopes.js';
 
-/** The CLI: a built-in public client with loopback redirects, the only one that may get `keys:manage`. */
-export const HOP_CLI_CLIENT_ID = 'hop-cli';
-export const HOP_CLI_REDIRECT_PATH = '/callback';
+export { HOP_CLI_CLIENT_ID, HOP_CLI_REDIRECT_PATH } from './constants.js';
 
 /** How the consent page names each scope: plain words, not the scope string. */
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {

@@ -10,9 +10,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const HOP_BIN = fileURLToPath(new URL('../../bin/hop', import.meta.url));
 
-function importsOf(args: string[]): { stdout: string; code: number | null; urls: string[] } {
+function importsOf(args: string[], extraEnv: Record<string, string> = {}): { stdout: string; code: number | null; urls: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'hop-trace-'));
-  const env = { ...process.env, HOP_CONFIG_DIR: join(dir, 'config'), HOP_API_KEY: '' };
+  const env = { ...process.env, HOP_CONFIG_DIR: join(dir, 'config'), HOP_API_KEY: '', ...extraEnv };
   try {
     const trace = join(dir, 'trace.txt');
     writeFileSync(trace, '');
@@ -50,4 +50,14 @@ test('the trace does see a command load when one runs (the check above is not va
   const { code, urls } = importsOf(['whoami']);
   assert.equal(code, 4, 'no credential');
   assert.ok(urls.some((u) => u.endsWith('/cli/dist/commands/whoami.js')));
+});
+
+test('hop links list loads its command and the client, but no zod, undici, conf or contract schema', () => {
+  // A key and a closed port: the command runs to its request, which fails (exit 1) without retrying.
+  const { code, urls } = importsOf(['links', 'list', '--no-retry'], { HOP_API_KEY: 'hop_live_startuptrace', HOP_API_URL: 'http://127.0.0.1:9' });
+  assert.equal(code, 1);
+  assert.ok(urls.some((u) => u.endsWith('/cli/dist/commands/links/list.js')));
+  assert.ok(urls.some((u) => u.endsWith('/shared/dist/client.js')));
+  const heavy = urls.filter((u) => ['/node_modules/zod/', '/node_modules/undici/', '/node_modules/conf/', '@inquirer', '/shared/dist/routes.js', '/shared/dist/index.js', '/shared/dist/links.js'].some((h) => u.includes(h)));
+  assert.deepEqual(heavy, []);
 });

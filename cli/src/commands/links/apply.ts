@@ -18,6 +18,31 @@ export interface ApplyLine {
   error?: { code: string; message: string };
 }
 
+/** The file (or stdin for `-`) as YAML, a superset of JSON: one parser for both. */
+async function readLinksDocument(file: string): Promise<unknown> {
+  const text = file === '-' ? await readStdin() : await readFile(file, 'utf8').catch((err) => {
+    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+  });
+  const { parse } = await import('yaml');
+  try {
+    return parse(text);
+  } catch (err) {
+    throw new UsageError(`${file}: not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** What `--json` prints for a planned or applied item, before its result is known. */
+function lineOf(item: PlanItem): ApplyLine {
+  const link = item.action === 'create' ? undefined : item.link;
+  return {
+    action: item.action,
+    domain: link ? link.domain : item.action === 'create' ? item.desired.domain : null,
+    slug: link ? link.slug : (item as { desired: { slug: string } }).desired.slug,
+    success: true,
+    ...(item.action === 'update' ? { changes: item.changes.map((c) => c.field) } : {}),
+  };
+}
+
 export default class LinksApply extends BaseCommand<typeof LinksApply> {
   static summary = 'Make the workspace\'s links match a YAML or JSON file (links as code)';
   static description = [
@@ -40,32 +65,12 @@ export default class LinksApply extends BaseCommand<typeof LinksApply> {
 
   async run(): Promise<void> {
     const { file, plan: planOnly, prune } = this.flags;
-    const text = file === '-' ? await readStdin() : await readFile(file, 'utf8').catch((err) => {
-      throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
-    });
-    const { parse } = await import('yaml'); // YAML is a superset of JSON: one parser for both
-    let doc: unknown;
-    try {
-      doc = parse(text);
-    } catch (err) {
-      throw new UsageError(`${file}: not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
-    }
-    const desired = parseLinksFile(doc, file);
+    const desired = parseLinksFile(await readLinksDocument(file), file);
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const [links, custom] = await Promise.all([fetchAllLinks(this.api, workspaceId), customDomainNames(this.api, workspaceId)]);
     const items = planChanges(desired, links, custom, prune);
     const defaultDomain = links.find((l) => !custom.has(l.domain))?.domain;
     const json = this.jsonEnabled();
-    const lineOf = (item: PlanItem): ApplyLine => {
-      const link = item.action === 'create' ? undefined : item.link;
-      return {
-        action: item.action,
-        domain: link ? link.domain : item.action === 'create' ? item.desired.domain : null,
-        slug: link ? link.slug : (item as { desired: { slug: string } }).desired.slug,
-        success: true,
-        ...(item.action === 'update' ? { changes: item.changes.map((c) => c.field) } : {}),
-      };
-    };
     if (planOnly) {
       if (json) for (const item of items) process.stdout.write(`${JSON.stringify({ ...lineOf(item), success: undefined, planned: true })}\n`);
       else process.stdout.write(`${renderPlan(items, defaultDomain, Boolean(process.stdout.isTTY) && !process.env.NO_COLOR)}\n`);
@@ -73,19 +78,22 @@ export default class LinksApply extends BaseCommand<typeof LinksApply> {
     }
     if (!json) process.stderr.write(`${renderPlan(items, defaultDomain, Boolean(process.stderr.isTTY) && !process.env.NO_COLOR)}\n`);
     if (!items.length) return;
-    const deletes = items.filter((i) => i.action === 'delete').length;
-    if (deletes && !this.flags.yes) {
-      if (!this.interactive) throw new UsageError(`--prune would delete ${deletes} link(s): pass --yes to confirm in a non-interactive run`);
-      if (!(await askConfirm(`Delete ${deletes} link(s) not in ${file}?`))) throw new UsageError('cancelled: nothing changed');
-    }
-    const results = await this.applyItems(workspaceId, items, lineOf, defaultDomain);
+    await this.confirmDeletes(items.filter((i) => i.action === 'delete').length, file);
+    const results = await this.applyItems(workspaceId, items, defaultDomain);
     const failed = results.filter((r) => !r.success).length;
     this.info(`Applied: ${results.length - failed} of ${results.length} change(s)${failed ? `, ${failed} failed` : ''}.`);
     if (failed === results.length) throw new Error(`every change failed (first: ${results[0].error?.message})`);
     if (failed) throw new PartialSuccessError(failed, results.length);
   }
 
-  private async applyItems(workspaceId: string, items: PlanItem[], lineOf: (i: PlanItem) => ApplyLine, defaultDomain: string | undefined): Promise<ApplyLine[]> {
+  /** `--prune` deletes only with --yes, or after a yes at the prompt. */
+  private async confirmDeletes(deletes: number, file: string): Promise<void> {
+    if (!deletes || this.flags.yes) return;
+    if (!this.interactive) throw new UsageError(`--prune would delete ${deletes} link(s): pass --yes to confirm in a non-interactive run`);
+    if (!(await askConfirm(`Delete ${deletes} link(s) not in ${file}?`))) throw new UsageError('cancelled: nothing changed');
+  }
+
+  private async applyItems(workspaceId: string, items: PlanItem[], defaultDomain: string | undefined): Promise<ApplyLine[]> {
     const json = this.jsonEnabled();
     const bar = progressBar(items.length, !json && Boolean(process.stderr.isTTY));
     const out: ApplyLine[] = [];

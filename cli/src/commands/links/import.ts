@@ -35,6 +35,24 @@ export interface ImportLine {
   error?: { code: string; message: string };
 }
 
+/** The CSV file's rows (stdin for `-`), refused with exit 2 when unreadable, empty or with unknown columns. */
+async function readCsvRows(file: string): Promise<Record<string, string>[]> {
+  const text = file === '-' ? await readStdin() : await readFile(file, 'utf8').catch((err) => {
+    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+  });
+  const { parse } = await import('csv-parse/sync');
+  let rows: Record<string, string>[];
+  try {
+    rows = parse(text, { columns: true, skip_empty_lines: true, bom: true, trim: true });
+  } catch (err) {
+    throw new UsageError(`${file}: not valid CSV: ${(err as Error).message}`);
+  }
+  if (!rows.length) throw new UsageError(`${file}: no rows`);
+  const unknown = Object.keys(rows[0]).filter((c) => !(COLUMNS as readonly string[]).includes(c) && !IGNORED.has(c));
+  if (unknown.length) throw new UsageError(`${file}: unknown column(s) ${unknown.join(', ')}; known: ${COLUMNS.join(', ')}`);
+  return rows;
+}
+
 export default class LinksImport extends BaseCommand<typeof LinksImport> {
   static summary = 'Create links from a CSV file (header: url,slug,title,tags,...) through the bulk endpoint';
   static description = [
@@ -47,21 +65,7 @@ export default class LinksImport extends BaseCommand<typeof LinksImport> {
   static flags = { workspace: workspaceFlag() };
 
   async run(): Promise<void> {
-    const { file } = this.args;
-    const text = file === '-' ? await readStdin() : await readFile(file, 'utf8').catch((err) => {
-      throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
-    });
-    const { parse } = await import('csv-parse/sync');
-    let rows: Record<string, string>[];
-    try {
-      rows = parse(text, { columns: true, skip_empty_lines: true, bom: true, trim: true });
-    } catch (err) {
-      throw new UsageError(`${file}: not valid CSV: ${(err as Error).message}`);
-    }
-    if (!rows.length) throw new UsageError(`${file}: no rows`);
-    const unknown = Object.keys(rows[0]).filter((c) => !(COLUMNS as readonly string[]).includes(c) && !IGNORED.has(c));
-    if (unknown.length) throw new UsageError(`${file}: unknown column(s) ${unknown.join(', ')}; known: ${COLUMNS.join(', ')}`);
-    const bodies = rows.map((r, i) => rowToBody(r, i + 2));
+    const bodies = (await readCsvRows(this.args.file)).map((r, i) => rowToBody(r, i + 2));
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const json = this.jsonEnabled();
     const tty = !json && Boolean(process.stderr.isTTY);

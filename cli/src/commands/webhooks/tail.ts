@@ -37,37 +37,36 @@ export default class WebhooksTail extends BaseCommand<typeof WebhooksTail> {
     const userAgent = `hop-cli/${this.config.version}`;
     const stop = stopSignal();
     let secret = '';
-    const json = this.jsonEnabled();
-
     await followEventStream({
       baseUrl: apiUrl, workspaceId, events, headers: credentialHeaders(credential, userAgent), signal: stop.signal,
       onReady: (ready, { reconnects, resumedFrom }) => {
         secret = ready.secret;
         if (this.flags['print-secret']) return stop.abort();
         if (reconnects) return void process.stderr.write(`Reconnected${resumedFrom ? `, resuming after event ${resumedFrom}` : ''}\n`);
-        if (json) writeJsonLine({ type: 'ready', ...ready, forwardTo: forwardTo ?? null });
+        if (this.jsonEnabled()) writeJsonLine({ type: 'ready', ...ready, forwardTo: forwardTo ?? null });
         else this.announce(ready, forwardTo);
       },
-      onEvent: async (event) => {
-        const check = checkStreamEvent(secret, event);
-        this.printEvent(event, check);
-        if (!forwardTo) return;
-        const result = await forwardEvent(forwardTo, event, `${userAgent} (webhooks tail)`);
-        this.printForward(event, result);
-        // Report the local answer so the workspace's log shows it; a failed report never stops the tail.
-        await this.api.call('reportStreamResult', {
-          params: { workspaceId },
-          body: { eventId: event.eventId, deliveryId: event.deliveryId, forwardedTo: result.url, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error },
-        }).catch(() => {});
-      },
+      onEvent: (event) => this.handleEvent(event, secret, workspaceId, forwardTo, userAgent),
       onReconnecting: ({ attempt, delayMs, error }) =>
         process.stderr.write(`Disconnected (${error}); reconnecting in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt})\n`),
     });
-
     if (!this.flags['print-secret']) return undefined;
-    if (json) return { secret };
+    if (this.jsonEnabled()) return { secret };
     process.stdout.write(`${secret}\n`);
     return undefined;
+  }
+
+  /** One event: its signature checked and shown, then forwarded and the local answer reported back. */
+  private async handleEvent(event: StreamEvent, secret: string, workspaceId: string, forwardTo: string | undefined, userAgent: string) {
+    this.printEvent(event, checkStreamEvent(secret, event));
+    if (!forwardTo) return;
+    const result = await forwardEvent(forwardTo, event, `${userAgent} (webhooks tail)`);
+    this.printForward(event, result);
+    // Report the local answer so the workspace's log shows it; a failed report never stops the tail.
+    await this.api.call('reportStreamResult', {
+      params: { workspaceId },
+      body: { eventId: event.eventId, deliveryId: event.deliveryId, forwardedTo: result.url, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error },
+    }).catch(() => {});
   }
 
   private announce(ready: StreamReady, forwardTo: string | undefined) {

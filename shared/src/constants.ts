@@ -1,0 +1,11 @@
+/**
+ * Values with no schema, importable without zod (`@hop/shared/constants`): a cold CLI command
+ * that needs one of them must not pay for loading every contract. Their resource files re-export
+ * them, so `@hop/shared` still has everything.
+ */
+
+/** The CLI: a built-in public client with loopback redirects, the only one that may get `keys:manage`. */
+export const HOP_CLI_CLIENT_ID = 'hop-cli';
+export const HOP_CLI_REDIRECT_PATH = '/callback';
+
+export const LINK_SORTS = ['createdAt', 'updatedAt', 'clicks', 'relevance'] as const;
