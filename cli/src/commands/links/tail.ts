@@ -27,7 +27,6 @@ export default class LinksTail extends BaseCommand<typeof LinksTail> {
     // An unknown link fails now rather than waiting forever for visits that cannot come.
     const only = this.flags.link ? await this.resolveLinkId(this.flags.link, this.flags.workspace) : undefined;
     const stop = stopSignal();
-    const tty = Boolean(process.stdout.isTTY);
     await followEventStream({
       baseUrl: apiUrl, workspaceId, events: ['link.clicked', 'qr.scanned'], signal: stop.signal,
       headers: credentialHeaders(credential, `hop-cli/${this.config.version}`),
@@ -36,21 +35,23 @@ export default class LinksTail extends BaseCommand<typeof LinksTail> {
         if (this.jsonEnabled()) writeJsonLine({ type: 'ready', sessionId, workspaceId: ws, events, link: only ?? null });
         else this.info(`Watching ${only ? `visits of ${only}` : 'every visit'} in ${ws}; Ctrl-C to stop.`);
       },
-      onEvent: ({ body }) => {
-        const raw: unknown = JSON.parse(body);
-        const parsed = VisitEventSchema.safeParse(raw);
-        if (!parsed.success) return void process.stderr.write(`Skipped an event that is not a visit: ${parsed.error.issues[0]?.message}\n`);
-        const event = parsed.data;
-        const d = event.data;
-        if (only && d.linkId !== only) return;
-        if (this.jsonEnabled()) return writeJsonLine(raw);
-        const via = event.type === 'qr.scanned' ? 'qr' : 'link';
-        if (!tty) return printRows([[d.clickedAt, event.type, d.slug, d.country, d.device, d.browser, d.referrer, d.isBot, d.linkId]]);
-        const cells = [eventTime(d.clickedAt), d.slug, d.country ?? '--', d.device ?? '?', d.browser ?? '?', d.referrer ?? '(direct)'];
-        process.stdout.write(`${cells.map((c) => cleanLine(String(c))).join('  ')}${via === 'qr' ? '  qr' : ''}${d.isBot ? '  bot' : ''}\n`);
-      },
+      onEvent: ({ body }) => this.printVisit(body, only),
       onReconnecting: ({ delayMs, error }) => process.stderr.write(`Disconnected (${error}); reconnecting in ${(delayMs / 1000).toFixed(1)} s\n`),
     });
     return undefined;
+  }
+
+  /** One visit: the event as sent under --json, a line on a terminal, tab-separated fields piped. */
+  private printVisit(body: string, only: string | undefined): void {
+    const raw: unknown = JSON.parse(body);
+    const parsed = VisitEventSchema.safeParse(raw);
+    if (!parsed.success) return void process.stderr.write(`Skipped an event that is not a visit: ${parsed.error.issues[0]?.message}\n`);
+    const event = parsed.data;
+    const d = event.data;
+    if (only && d.linkId !== only) return;
+    if (this.jsonEnabled()) return writeJsonLine(raw);
+    if (!process.stdout.isTTY) return printRows([[d.clickedAt, event.type, d.slug, d.country, d.device, d.browser, d.referrer, d.isBot, d.linkId]]);
+    const cells = [eventTime(d.clickedAt), d.slug, d.country ?? '--', d.device ?? '?', d.browser ?? '?', d.referrer ?? '(direct)'];
+    process.stdout.write(`${cells.map((c) => cleanLine(String(c))).join('  ')}${event.type === 'qr.scanned' ? '  qr' : ''}${d.isBot ? '  bot' : ''}\n`);
   }
 }

@@ -13,6 +13,23 @@ export interface QrDownloadResult {
   contentType: string;
 }
 
+/** The image's response, streaming; the contract's error otherwise. Public: it needs no credential, only the server. */
+async function openDownload(apiUrl: string, qrId: string, userAgent: string) {
+  const { request } = await import('undici');
+  let res;
+  try {
+    res = await request(`${apiUrl.replace(/\/+$/, '')}/v1/qr/${qrId}/download`, { headers: { 'user-agent': userAgent } });
+  } catch (err) {
+    throw new HopApiError('NETWORK_ERROR', `cannot reach ${apiUrl}: ${(err as Error).message}`, 0);
+  }
+  if (res.statusCode === 200) return res;
+  let error: { code?: string; message?: string } = {};
+  try {
+    error = (JSON.parse(await res.body.text()) as { error: typeof error }).error ?? {};
+  } catch { /* not JSON */ }
+  throw new HopApiError((error.code ?? 'INTERNAL_ERROR') as never, error.message ?? `unexpected ${res.statusCode} answer`, res.statusCode);
+}
+
 export default class QrDownload extends BaseCommand<typeof QrDownload> {
   static summary = 'Save a QR code image (PNG, SVG or PDF as it was created)';
   static description = 'Without --output, piped: the bytes go to stdout; on a terminal: saved under the name the server gives (<slug>.<format>).';
@@ -27,23 +44,7 @@ export default class QrDownload extends BaseCommand<typeof QrDownload> {
   async run(): Promise<QrDownloadResult | void> {
     const { qrId } = this.args;
     if (!/^qr_[0-9A-Za-z]{16,}$/.test(qrId)) throw new UsageError(`"${qrId}" is not a QR code id (qr_...)`);
-    // Public: the download needs no credential, only the server.
-    const { request } = await import('undici');
-    const url = `${this.settings.apiUrl.replace(/\/+$/, '')}/v1/qr/${qrId}/download`;
-    let res;
-    try {
-      res = await request(url, { headers: { 'user-agent': `hop-cli/${this.config.version}` } });
-    } catch (err) {
-      throw new HopApiError('NETWORK_ERROR', `cannot reach ${this.settings.apiUrl}: ${(err as Error).message}`, 0);
-    }
-    if (res.statusCode !== 200) {
-      const text = await res.body.text();
-      let error: { code?: string; message?: string } = {};
-      try {
-        error = (JSON.parse(text) as { error: typeof error }).error ?? {};
-      } catch { /* not JSON */ }
-      throw new HopApiError((error.code ?? 'INTERNAL_ERROR') as never, error.message ?? `unexpected ${res.statusCode} answer`, res.statusCode);
-    }
+    const res = await openDownload(this.settings.apiUrl, qrId, `hop-cli/${this.config.version}`);
     const disposition = String(res.headers['content-disposition'] ?? '');
     const suggested = /filename="([^"/\\]+)"/.exec(disposition)?.[1] ?? `${qrId}.bin`;
     let output = this.flags.output;
