@@ -10,11 +10,11 @@ import type { RouteName } from './routes.js';
 export const ROUTE_ERRORS: Partial<Record<RouteName, readonly ErrorCode[]>> = {
   signup: ['CONFLICT'],
   updateMember: ['CONFLICT'],
-  removeMember: ['CONFLICT'],
+  deleteMember: ['CONFLICT'],
   createInvite: ['CONFLICT'],
   acceptInvite: ['CONFLICT', 'GONE'],
   addDomain: ['CONFLICT'],
   verifyDomain: ['CONFLICT'],
-  removeDomain: ['CONFLICT'],
+  deleteDomain: ['CONFLICT'],
   retryDelivery: ['CONFLICT', 'GONE'],
 };

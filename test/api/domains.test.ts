@@ -84,7 +84,7 @@ test('add: an unverified claim blocks no one and reveals nothing; the first to v
   const taken = await fails(a.api, 'verifyDomain', { params: { ...mine(a), domainId: late.id } }, 'CONFLICT');
   assert.match(taken.message, /verified by another workspace/);
   // Once the owner removes it, a verified claim takes it over.
-  await succeeds(b.api, 'removeDomain', { params: { ...mine(b), domainId: db.id } });
+  await succeeds(b.api, 'deleteDomain', { params: { ...mine(b), domainId: db.id } });
   assert.equal((await succeeds(a.api, 'verifyDomain', { params: { ...mine(a), domainId: late.id } })).body.data.verified, true);
 });
 
@@ -176,15 +176,15 @@ test('remove: refused (409) while links use the domain; afterwards its host serv
   const d = await verifiedDomain(t);
   const slug = unique('r');
   const { body } = await succeeds(t.api, 'createLink', { params, body: { url: 'https://example.com/r', slug, domain: d.name } });
-  const inUse = await fails(t.api, 'removeDomain', { params: { ...params, domainId: d.id } }, 'CONFLICT');
+  const inUse = await fails(t.api, 'deleteDomain', { params: { ...params, domainId: d.id } }, 'CONFLICT');
   assert.equal(inUse.details.linkCount, 1);
   assert.match(inUse.message, /1 link/);
 
   await succeeds(t.api, 'deleteLink', { params: { ...params, linkId: body.data.id } });
-  const removed = await succeeds(t.api, 'removeDomain', { params: { ...params, domainId: d.id } });
+  const removed = await succeeds(t.api, 'deleteDomain', { params: { ...params, domainId: d.id } });
   assert.equal(removed.body.data.id, d.id);
   assert.deepEqual((await succeeds(t.api, 'listDomains', { params })).body.data, []);
-  await fails(t.api, 'removeDomain', { params: { ...params, domainId: d.id } }, 'NOT_FOUND');
+  await fails(t.api, 'deleteDomain', { params: { ...params, domainId: d.id } }, 'NOT_FOUND');
   await fails(t.api, 'verifyDomain', { params: { ...params, domainId: d.id } }, 'NOT_FOUND');
   assert.equal((await visitAs(srv.url, d.name, `/${slug}`)).status, 404);
   await fails(t.api, 'createLink', { params, body: { url: 'https://example.com/', domain: d.name } }, 'VALIDATION_ERROR');
@@ -202,7 +202,7 @@ test('roles and scopes: viewers list, admins manage, keys need the scopes; other
   const forbidden = await fails(member.api, 'addDomain', { params, body: { name: domainName() } }, 'FORBIDDEN');
   assert.equal(forbidden.details.requiredRole, 'admin');
   await fails(member.api, 'verifyDomain', { params: { ...params, domainId: d.id } }, 'FORBIDDEN');
-  await fails(viewer.api, 'removeDomain', { params: { ...params, domainId: d.id } }, 'FORBIDDEN');
+  await fails(viewer.api, 'deleteDomain', { params: { ...params, domainId: d.id } }, 'FORBIDDEN');
   await succeeds(admin.api, 'addDomain', { params, body: { name: domainName() } });
 
   const linksOnly = await apiKey(t, ['links:read']);
@@ -216,7 +216,7 @@ test('roles and scopes: viewers list, admins manage, keys need the scopes; other
 
   const stranger = await newTeam();
   await fails(stranger.api, 'listDomains', { params }, 'NOT_FOUND');
-  await fails(stranger.api, 'removeDomain', { params: { ...params, domainId: d.id } }, 'NOT_FOUND');
+  await fails(stranger.api, 'deleteDomain', { params: { ...params, domainId: d.id } }, 'NOT_FOUND');
   // Someone else's domain id in one's own workspace path is not found either.
   await fails(stranger.api, 'verifyDomain', { params: { workspaceId: stranger.workspaceId, domainId: d.id } }, 'NOT_FOUND');
 });

@@ -54,9 +54,9 @@ test('the last owner can be neither demoted nor removed; others can leave', asyn
   const t = await team();
   const params = { workspaceId: t.workspaceId };
   await rejects(t.api.call('updateMember', { params: { ...params, userId: t.userId }, body: { role: 'admin' } }), 'CONFLICT', 409);
-  await rejects(t.api.call('removeMember', { params: { ...params, userId: t.userId } }), 'CONFLICT', 409);
+  await rejects(t.api.call('deleteMember', { params: { ...params, userId: t.userId } }), 'CONFLICT', 409);
   const viewer = await addMember(t, 'viewer');
-  const { data: left } = await viewer.api.call('removeMember', { params: { ...params, userId: viewer.userId } });
+  const { data: left } = await viewer.api.call('deleteMember', { params: { ...params, userId: viewer.userId } });
   assert.equal(left.userId, viewer.userId);
   await rejects(viewer.api.call('getWorkspace', { params }), 'NOT_FOUND', 404);
   const second = await addMember(t, 'owner');

@@ -5,8 +5,10 @@
 // request into a socket the server has not read yet (a busy event loop, a loaded machine).
 // Destroying a socket with unread bytes sends a TCP reset, and the client sees ECONNRESET for a
 // request on a connection the server had accepted. So the stop goes in this order:
-//  1. the listener closes at once: a new connection is refused (ECONNREFUSED, which a client or a
-//     load balancer can retry elsewhere), never accepted and then dropped;
+//  1. the listener closes: a new connection is refused (ECONNREFUSED, which a client or a load
+//     balancer can retry elsewhere), never accepted and then dropped. Connections the kernel has
+//     already queued are accepted first: closing the listener would reset them, and on a busy
+//     event loop they may have waited there for a second or more;
 //  2. every answer from then on carries `Connection: close` (those in flight too, when their head
 //     has not left yet), so the client sends nothing more on that connection and Node closes it
 //     once the answer is out;
@@ -45,12 +47,21 @@ export function connectionDrain(server: Server, opts: { graceMs?: number; deadli
   });
 
   async function run(): Promise<void> {
+    // Two turns of the event loop: the second's poll phase starts after the signal was handled
+    // and accepts every connection queued by then. Answers stay keep-alive meanwhile, so clients
+    // have no reason to open new connections in that moment.
+    await nextTurn();
+    await nextTurn();
     draining = true;
     for (const res of unfinished) if (!res.headersSent) res.setHeader('connection', 'close');
     // net.Server's close, not http.Server's: the latter would destroy idle connections right now.
     const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
     if (await settlesWithin(closed, graceMs)) return;
     graceOver = true;
+    // The grace timer may fire right after the event loop was blocked (a loaded machine, a long
+    // query on the embedded database): requests that arrived meanwhile are not read yet, and their
+    // connections look idle. One turn of the loop's poll phase reads them first.
+    await nextTurn();
     server.closeIdleConnections();
     if (await settlesWithin(closed, deadlineMs - graceMs)) return;
     server.closeAllConnections();
@@ -64,6 +75,8 @@ export function connectionDrain(server: Server, opts: { graceMs?: number; deadli
     },
   };
 }
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Whether `p` settles within `ms`, without leaving a timer behind. */
 async function settlesWithin(p: Promise<void>, ms: number): Promise<boolean> {

@@ -61,7 +61,7 @@ export const accountRoutes = {
     tag: 'members', auth: 'credential', workspace: 'path', scope: 'workspace:write', role: 'owner', status: 200,
     params: MemberParamsSchema, body: UpdateMemberBodySchema, response: envelope(MemberSchema),
   }),
-  removeMember: route({
+  deleteMember: route({
     method: 'DELETE', path: '/v1/workspaces/:workspaceId/members/:userId',
     summary: 'Remove a member (admins), or leave (yourself)', tag: 'members', auth: 'credential', workspace: 'path',
     scope: 'workspace:write', role: 'viewer', status: 200, params: MemberParamsSchema, response: envelope(MemberSchema),
@@ -76,7 +76,7 @@ export const accountRoutes = {
     auth: 'credential', workspace: 'path', scope: 'workspace:read', role: 'admin', status: 200, params: WorkspaceParamsSchema,
     query: ListQuerySchema, response: listEnvelope(InviteSchema),
   }),
-  revokeInvite: route({
+  deleteInvite: route({
     method: 'DELETE', path: '/v1/workspaces/:workspaceId/invites/:inviteId', summary: 'Revoke a pending invite',
     tag: 'members', auth: 'credential', workspace: 'path', scope: 'workspace:write', role: 'admin', status: 200,
     params: InviteParamsSchema, response: envelope(InviteSchema),

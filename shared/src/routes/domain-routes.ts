@@ -23,7 +23,7 @@ export const domainRoutes = {
     tag: 'domains', auth: 'credential', workspace: 'path', scope: 'workspace:write', role: 'admin', status: 200, params: DomainParamsSchema,
     response: envelope(DomainSchema),
   }),
-  removeDomain: route({
+  deleteDomain: route({
     method: 'DELETE', path: '/v1/workspaces/:workspaceId/domains/:domainId',
     summary: 'Remove a custom domain (409 while links use it)', tag: 'domains', auth: 'credential', workspace: 'path',
     scope: 'workspace:write', role: 'admin', status: 200, params: DomainParamsSchema, response: envelope(DomainSchema),

@@ -28,7 +28,7 @@ function DomainCard({ workspace, domain, canManage }: { workspace: Workspace; do
   };
   const remove = async () => {
     if (!window.confirm(`Remove ${domain.name}? Its links stop working.`)) return;
-    try { await api.call('removeDomain', { params }); await refresh(); } catch (err) { setError(err); }
+    try { await api.call('deleteDomain', { params }); await refresh(); } catch (err) { setError(err); }
   };
   return (
     <li className="card">

@@ -68,7 +68,7 @@ function Members({ workspace }: { workspace: Workspace }) {
   };
   const setRole = (userId: string, role: Role) => act(() => api.call('updateMember', { params: { workspaceId: workspace.id, userId }, body: { role } }));
   const remove = (userId: string, email: string) => {
-    if (window.confirm(userId === me ? `Leave ${workspace.name}?` : `Remove ${email} from ${workspace.name}?`)) void act(() => api.call('removeMember', { params: { workspaceId: workspace.id, userId } }));
+    if (window.confirm(userId === me ? `Leave ${workspace.name}?` : `Remove ${email} from ${workspace.name}?`)) void act(() => api.call('deleteMember', { params: { workspaceId: workspace.id, userId } }));
   };
   return (
     <>
@@ -102,7 +102,7 @@ function Members({ workspace }: { workspace: Workspace }) {
           <ul>
             {invites.data?.map((i) => (
               <li key={i.id}>{i.email} as {i.role}, expires {new Date(i.expiresAt).toLocaleDateString()}{' '}
-                <button type="button" className="link-button" onClick={() => void act(() => api.call('revokeInvite', { params: { workspaceId: workspace.id, inviteId: i.id } }))}>Revoke</button>
+                <button type="button" className="link-button" onClick={() => void act(() => api.call('deleteInvite', { params: { workspaceId: workspace.id, inviteId: i.id } }))}>Revoke</button>
               </li>
             ))}
           </ul>

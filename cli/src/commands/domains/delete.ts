@@ -21,7 +21,7 @@ export default class DomainsDelete extends BaseCommand<typeof DomainsDelete> {
       if (!this.interactive) throw new UsageError('refusing to remove without --yes when not on a terminal');
       if (!(await askConfirm(`Delete ${this.args.domain}?`))) throw new UsageError('cancelled');
     }
-    const { data } = await this.api.call('removeDomain', { params: { workspaceId, domainId } });
+    const { data } = await this.api.call('deleteDomain', { params: { workspaceId, domainId } });
     this.info(`Removed ${data.name} (${data.id})`);
     if (!this.jsonEnabled() && !process.stdout.isTTY) process.stdout.write(`${data.id}\n`);
     return data;

@@ -13,7 +13,7 @@ export default class InvitesDelete extends BaseCommand<typeof InvitesDelete> {
 
   async run(): Promise<Invite> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    const { data } = await this.api.call('revokeInvite', { params: { workspaceId, inviteId: this.args.inviteId } });
+    const { data } = await this.api.call('deleteInvite', { params: { workspaceId, inviteId: this.args.inviteId } });
     this.info(`Deleted the invite of ${data.email}`);
     return data;
   }

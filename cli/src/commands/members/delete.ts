@@ -21,7 +21,7 @@ export default class MembersDelete extends BaseCommand<typeof MembersDelete> {
       if (!this.interactive) throw new UsageError('refusing to remove without --yes when not on a terminal');
       if (!(await askConfirm(`Remove ${this.args.member} from the workspace?`))) throw new UsageError('cancelled');
     }
-    const { data } = await this.api.call('removeMember', { params: { workspaceId, userId } });
+    const { data } = await this.api.call('deleteMember', { params: { workspaceId, userId } });
     this.info(`Removed ${data.email} (${data.role})`);
     return data;
   }

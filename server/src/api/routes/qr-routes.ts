@@ -15,7 +15,7 @@ export async function qrRoutes(app: FastifyInstance, deps: ApiDeps) {
   defineRoute(app, deps, 'listQrCodes', async ({ actor, params, query }) => qr.list(actor.workspaceId, params.linkId, query));
   defineRoute(app, deps, 'getQrCode', async ({ actor, params }) => ({ data: await qr.get(actor.workspaceId, params.qrId) }));
   defineRoute(app, deps, 'deleteQrCode', async ({ actor, params }) => ({ data: await qr.delete(actor, params.qrId) }));
-  defineRoute(app, deps, 'getQrAnalytics', async ({ actor, params, query }) => ({ data: await qr.analytics(actor, params.qrId, query) }));
+  defineRoute(app, deps, 'getQrAnalytics', async ({ actor, params, query }) => ({ data: await qr.getAnalytics(actor, params.qrId, query) }));
 
   // The `publicUrl` of a code: no credential, the bytes themselves, cacheable for a year.
   app.withTypeProvider<ZodTypeProvider>().get('/v1/qr/:qrId/download', {

@@ -13,8 +13,8 @@ export async function webhookRoutes(app: FastifyInstance, deps: ApiDeps) {
   }));
   defineRoute(app, deps, 'testWebhook', async ({ actor, params, body }) => ({ data: await webhooks.test(actor, params.webhookId, body?.type) }));
   defineRoute(app, deps, 'enableWebhook', async ({ actor, params }) => ({ data: await webhooks.enable(actor, params.webhookId) }));
-  defineRoute(app, deps, 'listDeliveries', async ({ actor, params, query }) => webhooks.deliveries(actor.workspaceId, params.webhookId, query));
-  defineRoute(app, deps, 'retryDelivery', async ({ actor, params }) => ({ data: await webhooks.retry(actor, params.webhookId, params.deliveryId) }));
+  defineRoute(app, deps, 'listDeliveries', async ({ actor, params, query }) => webhooks.listDeliveries(actor.workspaceId, params.webhookId, query));
+  defineRoute(app, deps, 'retryDelivery', async ({ actor, params }) => ({ data: await webhooks.retryDelivery(actor, params.webhookId, params.deliveryId) }));
   defineRoute(app, deps, 'reportStreamResult', async ({ actor, body }) => ({
     data: await streamResults.report(actor.workspaceId, actor.credentialId, body),
   }));

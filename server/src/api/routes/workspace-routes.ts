@@ -13,9 +13,8 @@ export async function workspaceRoutes(app: FastifyInstance, deps: ApiDeps) {
     return { data: ws };
   });
   defineRoute(app, deps, 'getWorkspace', async ({ actor }) => ({ data: await workspaces.get(actor.userId, actor.workspaceId) }));
-  defineRoute(app, deps, 'updateWorkspace', async ({ actor, body }) => ({ data: await workspaces.rename(actor.userId, actor.workspaceId, body.name) }));
+  defineRoute(app, deps, 'updateWorkspace', async ({ actor, body }) => ({ data: await workspaces.update(actor.userId, actor.workspaceId, body.name) }));
   defineRoute(app, deps, 'deleteWorkspace', async ({ actor }) => ({ data: await workspaces.delete(actor.userId, actor.workspaceId) }));
-  defineRoute(app, deps, 'listMembers', async ({ actor, query }) => workspaces.members(actor.workspaceId, query));
   defineRoute(app, deps, 'getUsage', async ({ actor }) => {
     const { plan, limits, hour, minute } = await deps.services.rateLimits.usage(actor.workspaceId);
     const window = (w: typeof hour) => ({ limit: w.limit, remaining: w.remaining, resetAt: new Date(w.resetAt).toISOString() });

@@ -52,10 +52,20 @@ const PENDING_SQL = (where: string, startParam: string, endParam: string, floorP
     from pending p
   )`;
 
-/** The dimensions of a click, as the rollups hold them (`total` has key ''). */
-const DIMENSIONS_SQL = (h: string) => `(values ('total', ''), ('country', coalesce(${h}.country, '')),
-  ('device', coalesce(${h}.device, '')), ('browser', coalesce(${h}.browser, '')), ('os', coalesce(${h}.os, '')),
-  ('referrer', coalesce(${h}.referrer, '')), ('target', ${h}.target)) as d(dimension, key)`;
+/**
+ * The pending clicks per day and per key of each dimension, as the rollups hold them (`total` has
+ * key ''), counted in one pass over them (grouping sets) rather than expanded into a row per
+ * click and dimension first, which cost twice as much.
+ */
+const PENDING_BREAKDOWN_SQL = (() => {
+  const dims = ['country', 'device', 'browser', 'os', 'referrer', 'target'];
+  const when = (f: (d: string) => string) => dims.map((d) => `when grouping(h.${d}) = 0 then ${f(d)}`).join(' ');
+  return `select h.day, case ${when((d) => `'${d}'`)} else 'total' end,
+      case ${when((d) => `coalesce(h.${d}, '')`)} else '' end,
+      count(*), count(*) filter (where h.is_unique)
+    from pending_ranked h
+    group by grouping sets ((h.day), ${dims.map((d) => `(h.day, h.${d})`).join(', ')})`;
+})();
 
 function sortedEntries(map: Map<string, { clicks: number; uniques: number }>): BreakdownEntry[] {
   return [...map.entries()]
@@ -112,8 +122,7 @@ export function createAnalyticsService(deps: { db: Queryable; clock: Clock; shor
        select day::text as day, dimension, key, sum(clicks)::int as clicks, sum(uniques)::int as uniques from (
          select r.day, r.dimension, r.key, r.clicks, r.uniques from click_rollups r where ${where} and ${between}
          union all
-         select h.day, d.dimension, d.key, 1, case when h.is_unique then 1 else 0 end
-         from pending_ranked h cross join lateral ${DIMENSIONS_SQL('h')}
+         ${PENDING_BREAKDOWN_SQL}
        ) x
        group by day, dimension, key`,
       params,

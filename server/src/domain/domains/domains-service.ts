@@ -146,7 +146,7 @@ export function createDomainsService(deps: {
     },
 
     /** Refused (409) while links use the domain: removing it would break their short URLs. */
-    async remove(workspaceId: string, domainId: string): Promise<Domain> {
+    async delete(workspaceId: string, domainId: string): Promise<Domain> {
       const domain = await db.transaction(async (tx) => {
         // The lock keeps a link from being created on the domain between the count and the delete.
         const row = await load(tx, workspaceId, domainId, 'for update');

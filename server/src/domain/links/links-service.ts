@@ -3,18 +3,17 @@ import { CreateLinkBodySchema, SMART_FIELDS } from '@hop/shared';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/database.js';
 import type { Clock } from '../clock.js';
-import { HopError, invalid, notFound, validationError } from '../errors.js';
+import { HopError, invalid, notFound } from '../errors.js';
 import { randomBase62, type IdGenerator } from '../ids.js';
 import { hashPassword } from '../passwords.js';
 import { roleAtLeast } from '../auth/credentials.js';
-import { requireFeature } from '../plans/plan-gates.js';
 import type { Actor } from '../auth/actor.js';
 import { applyUtm, hasUtm } from './utm.js';
 import { LINK_COLUMNS, toLink, type LinkRow } from './link-row.js';
 import { buildListQuery } from './link-list-query.js';
 import { canonicalJson } from './canonical-json.js';
 import type { EventOutbox } from '../events/event-outbox.js';
-import { createOwnHostCheck } from './own-hosts.js';
+import { createLinkChecks, type LinkDomains, type LoopCheck } from './link-checks.js';
 
 type CreateInput = z.output<typeof CreateLinkBodySchema>;
 type UpdateInput = Partial<CreateInput>;
@@ -29,12 +28,6 @@ export interface LinksConfig {
 
 const GENERATED_SLUG_LENGTH = 7;
 
-/** What links need of custom domains (the domains service owns that table). */
-export interface LinkDomains {
-  isVerifiedIn(q: Queryable, workspaceId: string, name: string): Promise<boolean>;
-  isVerifiedAnywhere(host: string): Promise<boolean>;
-}
-
 export function createLinksService(deps: {
   db: Database;
   clock: Clock;
@@ -48,54 +41,10 @@ export function createLinksService(deps: {
 }) {
   const { db, clock, newId, config } = deps;
   const changed = (linkId: string) => deps.onLinkChanged?.(linkId);
-  const isOwnHost = createOwnHostCheck(config.ownHosts);
+  const checks = createLinkChecks({ config, clock, domains: deps.domains });
   // Custom domains are served over https whatever the default short domain's scheme is.
   const shortUrl = (domain: string, slug: string) => `${domain === config.shortDomain ? config.shortScheme : 'https'}://${domain}/${slug}`;
   const present = (r: LinkRow) => toLink(r, shortUrl, clock.now());
-
-  /** Whether a host is some workspace's verified short domain. */
-  const isLoopHost = async (hostname: string) => (await deps.domains?.isVerifiedAnywhere(hostname)) ?? false;
-
-  async function checkDestination(field: string, url: string | null | undefined, loops: (host: string) => Promise<boolean> = isLoopHost) {
-    if (url == null) return;
-    const parsed = new URL(url);
-    if (isOwnHost(parsed) || (await loops(parsed.hostname.toLowerCase().replace(/\.+$/, '')))) {
-      throw validationError(field, 'may not point at a Hop short domain (it would loop)');
-    }
-  }
-
-  /** Rule, variant and app-link destinations may not loop back to Hop either. */
-  async function checkSmartDestinations(body: UpdateInput, loops: (host: string) => Promise<boolean> = isLoopHost) {
-    for (const [i, r] of (body.rules ?? []).entries()) await checkDestination(`rules.${i}.url`, r.url, loops);
-    for (const [i, v] of (body.variants ?? []).entries()) await checkDestination(`variants.${i}.url`, v.url, loops);
-    for (const field of ['ios', 'android'] as const) {
-      const url = body[field];
-      if (url && /^https?:/i.test(url)) await checkDestination(field, url, loops);
-    }
-  }
-
-  function checkExpiry(expiresAt: string | null | undefined) {
-    if (expiresAt && new Date(expiresAt).getTime() <= clock.now().getTime()) {
-      throw validationError('expiresAt', 'must be in the future');
-    }
-  }
-
-  /** The default short domain, or a verified domain of the actor's workspace (docs/api.md, Links). */
-  async function resolveDomain(q: Queryable, workspaceId: string, domain: string | undefined): Promise<string> {
-    const d = (domain ?? config.shortDomain).trim().toLowerCase();
-    if (d === config.shortDomain) return d;
-    if (!(await deps.domains?.isVerifiedIn(q, workspaceId, d))) throw validationError('domain', 'is not a verified domain of this workspace');
-    return d;
-  }
-
-  async function suggestSlug(q: Queryable, domain: string, slug: string): Promise<string> {
-    const base = slug.slice(0, 58);
-    const candidates = [...Array.from({ length: 8 }, (_, i) => `${base}-${i + 2}`), `${base}-${randomBase62(4)}`];
-    const taken = new Set(
-      (await q.query<{ slug: string }>('select slug from links where domain = $1 and slug = any($2::text[])', [domain, candidates])).map((r) => r.slug),
-    );
-    return candidates.find((c) => !taken.has(c)) ?? `${base}-${randomBase62(6)}`;
-  }
 
   async function loadForWrite(q: Queryable, actor: Actor, linkId: string): Promise<LinkRow> {
     const [row] = await q.query<LinkRow>(
@@ -118,12 +67,8 @@ export function createLinksService(deps: {
     tags: string[];
   }
 
-  async function prepare(actor: Actor, body: CreateInput, loops: (host: string) => Promise<boolean> = isLoopHost): Promise<Prepared> {
-    if (body.password) requireFeature('password_protection', actor, config.dashboardUrl);
-    await checkDestination('url', body.url, loops);
-    await checkDestination('expiredUrl', body.expiredUrl, loops);
-    await checkSmartDestinations(body, loops);
-    checkExpiry(body.expiresAt);
+  async function prepare(actor: Actor, body: CreateInput, loops?: LoopCheck): Promise<Prepared> {
+    await checks.fields(actor, body, loops);
     return {
       body,
       url: applyUtm(body.url, body),
@@ -139,7 +84,7 @@ export function createLinksService(deps: {
   ];
 
   const slugTaken = async (tx: Queryable, domain: string, slug: string) => new HopError('SLUG_ALREADY_EXISTS', `the slug "${slug}" is taken on ${domain}`, {
-    field: 'slug', value: slug, suggestion: await suggestSlug(tx, domain, slug),
+    field: 'slug', value: slug, suggestion: await checks.suggestSlug(tx, domain, slug),
   });
 
   /** Inserts one link (drawing a generated slug again on a collision); no event. */
@@ -165,7 +110,7 @@ export function createLinksService(deps: {
     const p = await prepare(actor, body);
     // One transaction, so that a custom domain stays verified and present until the link is in.
     return db.transaction(async (tx) => {
-      const domain = await resolveDomain(tx, actor.workspaceId, body.domain);
+      const domain = await checks.domain(tx, actor.workspaceId, body.domain);
       const link = present(await insertOne(tx, actor, p, domain));
       await deps.outbox?.emit(tx, { workspaceId: actor.workspaceId, type: 'link.created', data: { link } });
       return link;
@@ -183,7 +128,7 @@ export function createLinksService(deps: {
    */
   async function bulkCreate(actor: Actor, items: z.output<typeof BulkCreateLinksBodySchema>): Promise<BulkResult[]> {
     const results: BulkResult[] = new Array(items.length);
-    const loops = memoize(isLoopHost);
+    const loops = memoize(checks.isLoopHost);
     const ready: { index: number; p: Prepared }[] = [];
     for (const [index, item] of items.entries()) {
       const parsed = CreateLinkBodySchema.safeParse(item);
@@ -206,7 +151,7 @@ export function createLinksService(deps: {
         const later: { index: number; p: Prepared; domain: string }[] = [];
         for (const { index, p } of ready) {
           const key = p.body.domain ?? '';
-          if (!domains.has(key)) domains.set(key, resolveDomain(tx, actor.workspaceId, p.body.domain));
+          if (!domains.has(key)) domains.set(key, checks.domain(tx, actor.workspaceId, p.body.domain));
           let domain: string;
           try {
             domain = await domains.get(key)!;
@@ -323,18 +268,14 @@ export function createLinksService(deps: {
   };
 
   async function updateInTransaction(actor: Actor, linkId: string, body: UpdateInput): Promise<{ link: Link; changes: string[] }> {
-      if (body.password) requireFeature('password_protection', actor, config.dashboardUrl);
-      await checkDestination('url', body.url);
-      await checkDestination('expiredUrl', body.expiredUrl);
-      await checkSmartDestinations(body);
-      checkExpiry(body.expiresAt);
+      await checks.fields(actor, body);
       const passwordHash = body.password ? await hashPassword(body.password, 'links') : body.password;
       return db.transaction(async (tx) => {
         const row = await loadForWrite(tx, actor, linkId);
         const next = { ...row };
         if (body.url !== undefined || hasUtm(body)) next.url = applyUtm(body.url ?? row.url, body);
         if (body.slug !== undefined) next.slug = body.slug;
-        if (body.domain !== undefined) next.domain = await resolveDomain(tx, actor.workspaceId, body.domain);
+        if (body.domain !== undefined) next.domain = await checks.domain(tx, actor.workspaceId, body.domain);
         if (body.title !== undefined) next.title = body.title;
         if (body.description !== undefined) next.description = body.description;
         if (body.tags !== undefined) next.tags = [...new Set(body.tags)];
@@ -348,11 +289,7 @@ export function createLinksService(deps: {
         if (changes.length === 0) return { link: present(row), changes };
         if ((next.slug !== row.slug || next.domain !== row.domain)) {
           const [clash] = await tx.query('select 1 from links where domain = $1 and slug = $2 and id <> $3', [next.domain, next.slug, row.id]);
-          if (clash) {
-            throw new HopError('SLUG_ALREADY_EXISTS', `the slug "${next.slug}" is taken on ${next.domain}`, {
-              field: 'slug', value: next.slug, suggestion: await suggestSlug(tx, next.domain, next.slug),
-            });
-          }
+          if (clash) throw await slugTaken(tx, next.domain, next.slug);
         }
         const [updated] = await tx.query<LinkRow>(
           `update links set slug = $2, domain = $3, url = $4, title = $5, description = $6, tags = $7::text[],
@@ -402,4 +339,4 @@ function memoize<T>(fn: (key: string) => Promise<T>): (key: string) => Promise<T
 }
 
 export type LinksService = ReturnType<typeof createLinksService>;
-export type { UpdateLinkBody };
+export type { LinkDomains, UpdateLinkBody };

@@ -231,7 +231,7 @@ export function createQrService(deps: {
     /** Another process changed a link or deleted a code: drop what this one keeps of it. */
     linkChanged: (linkId: string) => renders.invalidateLink(linkId),
 
-    async analytics(ws: Pick<Membership, 'workspaceId' | 'plan'>, qrId: string, q: { days?: number }): Promise<QrAnalytics> {
+    async getAnalytics(ws: Pick<Membership, 'workspaceId' | 'plan'>, qrId: string, q: { days?: number }): Promise<QrAnalytics> {
       await find(ws.workspaceId, qrId);
       const range = resolveRange({ days: q.days }, clock.now(), PLAN_LIMITS[ws.plan].clickRetentionDays);
       const window = [qrId, `${range.start}T00:00:00.000Z`, new Date(Date.parse(`${range.end}T00:00:00.000Z`) + 86_400_000).toISOString()];

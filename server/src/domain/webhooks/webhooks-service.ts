@@ -129,7 +129,7 @@ export function createWebhooksService(deps: {
       return { eventId: event.id, success: r.ok, statusCode: r.statusCode, durationMs: r.durationMs, error: r.error };
     },
 
-    async deliveries(workspaceId: string, webhookId: string, q: PageQuery & { status?: string }) {
+    async listDeliveries(workspaceId: string, webhookId: string, q: PageQuery & { status?: string }) {
       await load(workspaceId, webhookId);
       const [t, id] = createdKeyOf(q.cursor);
       const rows = await db.query<DeliveryRow>(
@@ -163,7 +163,7 @@ export function createWebhooksService(deps: {
     },
 
     /** Queues one more attempt of a delivery, under the same delivery id. */
-    async retry(ws: Membership, webhookId: string, deliveryId: string): Promise<Delivery> {
+    async retryDelivery(ws: Membership, webhookId: string, deliveryId: string): Promise<Delivery> {
       requireFeature('webhooks', ws, config.dashboardUrl);
       await load(ws.workspaceId, webhookId);
       const [d] = await db.query<{ status: string; payload: unknown }>(

@@ -36,6 +36,16 @@ const toInvite = (r: InviteRow): Invite => ({
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+interface MemberRow {
+  user_id: string;
+  email: string;
+  name: string;
+  role: Role;
+  created_at: Date;
+}
+
+const toMember = (r: MemberRow): Member => ({ userId: r.user_id, email: r.email, name: r.name, role: r.role, joinedAt: iso(r.created_at) });
+
 /** Members of a workspace, their roles, and the invites that add new ones. */
 export function createMembersService(deps: {
   db: Database;
@@ -49,14 +59,13 @@ export function createMembersService(deps: {
   const { db, clock, newId, workspaces } = deps;
 
   async function memberOrThrow(q: Queryable, workspaceId: string, userId: string): Promise<Member> {
-    const rows = await q.query<{ user_id: string; email: string; name: string; role: Role; created_at: Date }>(
+    const [r] = await q.query<MemberRow>(
       `select m.user_id, u.email, u.name, m.role, m.created_at from memberships m join users u on u.id = m.user_id
        where m.workspace_id = $1 and m.user_id = $2 for update of m`,
       [workspaceId, userId],
     );
-    const r = rows[0];
     if (!r) throw notFound('member');
-    return { userId: r.user_id, email: r.email, name: r.name, role: r.role, joinedAt: iso(r.created_at) };
+    return toMember(r);
   }
 
   /** The workspace must keep at least one owner (docs/api.md, Access). Locks the owners while checking. */
@@ -71,7 +80,19 @@ export function createMembersService(deps: {
   }
 
   return {
-    async invite(actor: Actor, body: CreateInviteBody): Promise<CreatedInvite> {
+    /** The workspace's members, oldest first. */
+    async list(workspaceId: string, q: PageQuery) {
+      const [t, id] = createdKeyOf(q.cursor);
+      const rows = await db.query<MemberRow>(
+        `select m.user_id, u.email, u.name, m.role, m.created_at from memberships m join users u on u.id = m.user_id
+         where m.workspace_id = $1 and ($2::timestamptz is null or (m.created_at, m.user_id) > ($2::timestamptz, $3))
+         order by m.created_at, m.user_id limit $4`,
+        [workspaceId, t, id, q.limit + 1],
+      );
+      return pageOf(rows, q.limit, toMember, (r) => afterCreated({ created_at: r.created_at, id: r.user_id }));
+    },
+
+    async createInvite(actor: Actor, body: CreateInviteBody): Promise<CreatedInvite> {
       // Admins invite members and admins; only owners make owners.
       if (body.role === 'owner' && actor.role !== 'owner') {
         throw new HopError('FORBIDDEN', 'only owners can invite owners', { requiredRole: 'owner' });
@@ -110,7 +131,7 @@ export function createMembersService(deps: {
       return pageOf(rows, q.limit, toInvite, afterCreated);
     },
 
-    async revokeInvite(workspaceId: string, inviteId: string): Promise<Invite> {
+    async deleteInvite(workspaceId: string, inviteId: string): Promise<Invite> {
       const [row] = await db.query<InviteRow>(
         'delete from invites where id = $1 and workspace_id = $2 and accepted_at is null returning *',
         [inviteId, workspaceId],
@@ -120,7 +141,7 @@ export function createMembersService(deps: {
     },
 
     /** The logged-in user whose e-mail matches (ignoring case) joins with the invited role. */
-    async accept(userId: string, token: string): Promise<Workspace> {
+    async acceptInvite(userId: string, token: string): Promise<Workspace> {
       const workspaceId = await db.transaction(async (tx) => {
         const [inv] = await tx.query<InviteRow & { accepted_at: Date | null }>(
           'select * from invites where token_hash = $1 for update',
@@ -153,7 +174,7 @@ export function createMembersService(deps: {
     },
 
     /** Anyone may leave; admins remove members and admins; only owners remove owners. */
-    async remove(actor: Actor, userId: string): Promise<Member> {
+    async delete(actor: Actor, userId: string): Promise<Member> {
       return db.transaction(async (tx) => {
         const member = await memberOrThrow(tx, actor.workspaceId, userId);
         if (userId !== actor.userId) {

@@ -1,4 +1,4 @@
-import type { AdminUpdateWorkspaceBody, AdminWorkspace, CreateWorkspaceBody, Member, Plan, Role, Workspace } from '@hop/shared';
+import type { AdminUpdateWorkspaceBody, AdminWorkspace, CreateWorkspaceBody, Plan, Role, Workspace } from '@hop/shared';
 import type { Database, Queryable } from '../../db/database.js';
 import { HopError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
@@ -115,7 +115,7 @@ export function createWorkspacesService(deps: { db: Database; newId: IdGenerator
       return ws;
     },
 
-    async rename(userId: string, workspaceId: string, name: string): Promise<Workspace> {
+    async update(userId: string, workspaceId: string, name: string): Promise<Workspace> {
       await db.query('update workspaces set name = $2 where id = $1', [workspaceId, name]);
       return this.get(userId, workspaceId);
     },
@@ -125,18 +125,6 @@ export function createWorkspacesService(deps: { db: Database; newId: IdGenerator
       const ws = await this.get(userId, workspaceId);
       await db.query('delete from workspaces where id = $1', [workspaceId]);
       return ws;
-    },
-
-    async members(workspaceId: string, q: PageQuery) {
-      const [t, id] = createdKeyOf(q.cursor);
-      const rows = await db.query<{ user_id: string; email: string; name: string; role: Role; created_at: Date }>(
-        `select m.user_id, u.email, u.name, m.role, m.created_at from memberships m join users u on u.id = m.user_id
-         where m.workspace_id = $1 and ($2::timestamptz is null or (m.created_at, m.user_id) > ($2::timestamptz, $3))
-         order by m.created_at, m.user_id limit $4`,
-        [workspaceId, t, id, q.limit + 1],
-      );
-      const present = (r: (typeof rows)[number]): Member => ({ userId: r.user_id, email: r.email, name: r.name, role: r.role, joinedAt: iso(r.created_at) });
-      return pageOf(rows, q.limit, present, (r) => afterCreated({ created_at: r.created_at, id: r.user_id }));
     },
 
     /** The operator's plan change (docs/api.md, Access); `rateLimit: null` returns to the plan's defaults. */
