@@ -52,7 +52,7 @@ try {
   // CPU per request as well: on two shared cores the load generator, PostgreSQL and the server
   // compete, so requests/s alone cannot say where the time goes.
   const measured = async (url, pid) => {
-    const meter = cpuMeter({ pids: [pid], postgres: !!pg });
+    const meter = cpuMeter({ pids: [pid], postgres: pg ? pg.name : false });
     const r = await load(visits(url));
     const cpu = meter.stop();
     return { ...r, serverUs: (cpu.own * 1000) / r.total, postgresUs: (cpu.postgres * 1000) / r.total };

@@ -15,29 +15,43 @@ function cpuMsOf(pid) {
   }
 }
 
-/** Every running PostgreSQL server process (backends, writer, WAL writer…). */
-function postgresPids() {
+/**
+ * Running PostgreSQL server processes: the shared ones (writer, WAL writer, checkpointer...) and
+ * the backends of `database` (every backend when none is named). Other sessions' tests on the
+ * same server then do not count as this benchmark's database CPU.
+ */
+function postgresPids(database) {
   return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') return false;
+      if (typeof database !== 'string') return true;
+      // A backend's title: "postgres: 15/main: <user> <database> <client> <state>".
+      const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      return !/ \d+\.\d+\.\d+\.\d+\(\d+\)| \[local\]/.test(title) || title.includes(` ${database} `);
     } catch {
       return false;
     }
   });
 }
 
-/** Starts counting CPU time of the given processes (and of PostgreSQL's, when asked). */
+/**
+ * Starts counting CPU time of the given processes and, when asked, of PostgreSQL's (`postgres`:
+ * true for all of its processes, or a database name for the shared ones and that database's
+ * backends). A process that ends meanwhile counts what it used until its last reading.
+ */
 export function cpuMeter({ pids = [], postgres = false }) {
-  const read = () => ({
-    own: pids.reduce((s, p) => s + cpuMsOf(p), 0),
-    postgres: postgres ? postgresPids().reduce((s, p) => s + cpuMsOf(p), 0) : 0,
-  });
-  const start = read();
+  const started = new Map();
+  const pgPids = () => (postgres ? postgresPids(postgres) : []);
+  for (const pid of [...pids, ...pgPids()]) started.set(pid, cpuMsOf(pid));
   return {
     /** CPU milliseconds used since the start: by the processes, and by PostgreSQL. */
     stop() {
-      const end = read();
-      return { own: end.own - start.own, postgres: end.postgres - start.postgres };
+      const used = (pid) => Math.max(0, cpuMsOf(pid) - (started.get(pid) ?? 0));
+      const own = pids.reduce((s, p) => s + used(p), 0);
+      // Backends that ended before the stop are not counted (their last figure is gone); those
+      // that began after the start count all their time.
+      const pg = pgPids().reduce((s, p) => s + used(p), 0);
+      return { own, postgres: pg };
     },
   };
 }

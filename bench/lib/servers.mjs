@@ -15,6 +15,7 @@ export function freshPostgres() {
   const name = `hop_bench_${process.pid}_${Date.now()}`;
   execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-qc', `create database ${name}`]);
   return {
+    name,
     url: `postgres://postgres@127.0.0.1:5432/${name}`,
     drop: () => execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-qc', `drop database if exists ${name} with (force)`]),
   };

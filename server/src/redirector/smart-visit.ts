@@ -25,6 +25,12 @@ export type SmartChoice = TargetChoice & { facts: VisitorFacts };
 
 const lowerOrNull = (s: string | null) => (s ? s.toLowerCase() : null);
 
+/** Device, OS and browser as rules compare them (lower-cased), worked out once per user agent. */
+const agentFacts = memoizeByString((userAgent: string) => {
+  const agent = describeAgent(userAgent);
+  return { device: agent.device, os: lowerOrNull(agent.os), browser: lowerOrNull(agent.browser) };
+});
+
 /**
  * The visitor facts a link's rules read, taken from the request (only those the link needs: a
  * plain-rule link never looks up the country or hashes the visitor), then the shared choice.
@@ -35,12 +41,12 @@ export function createSmartVisits(deps: { geo: GeoLookup; geoHeader?: string; sa
   function factsOf(link: RedirectLink, salt: Buffer, ip: string, headers: IncomingHttpHeaders): VisitorFacts {
     const needs = link.smart!.needs;
     const ua = headers['user-agent'] ?? '';
-    const agent = needs.agent ? describeAgent(ua) : null;
+    const agent = needs.agent ? agentFacts(ua) : null;
     return {
       country: needs.country ? (geoHeader ? countryFromHeader(headers[geoHeader]) : geo.country(ip)) : null,
       device: agent ? agent.device : null,
-      os: agent ? lowerOrNull(agent.os) : null,
-      browser: agent ? lowerOrNull(agent.browser) : null,
+      os: agent ? agent.os : null,
+      browser: agent ? agent.browser : null,
       language: needs.language ? primaryLanguage(headers['accept-language']) : null,
       // The same hash the click is stored under: sticky for the day, without a cookie.
       visitor: needs.visitor ? salts.visitorHashWith(salt, ip, ua) : null,
@@ -56,7 +62,9 @@ export function createSmartVisits(deps: { geo: GeoLookup; geoHeader?: string; sa
     choose(link: RedirectLink, salt: Buffer, ip: string, headers: IncomingHttpHeaders, now: number): SmartChoice | null {
       if (!link.smart) return null;
       const facts = factsOf(link, salt, ip, headers);
-      return { ...chooseTarget(link, link.smart, facts, now, false), facts };
+      const choice = chooseTarget(link, link.smart, facts, now, false) as SmartChoice;
+      choice.facts = facts;
+      return choice;
     },
     /** A crawler asking for a link with a preview: it gets the preview page, not the redirect. */
     wantsPreview(link: RedirectLink, headers: IncomingHttpHeaders): boolean {
