@@ -1,6 +1,5 @@
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { z } from 'zod';
+import { send } from './http-send.js';
 import type { RouteName, Routes } from './routes.js';
 import { ROUTE_PATHS } from './route-paths.js';
 
@@ -72,24 +71,6 @@ function toQueryString(query: Record<string, unknown> | undefined): string {
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) qs.set(k, String(v));
   const s = qs.toString();
   return s ? `?${s}` : '';
-}
-
-/**
- * One request over node's own http(s), whole answer as text. Not undici: loading it costs a cold
- * CLI start ~60-150 ms, and its WebAssembly parser keeps the process busy after the answer.
- */
-function send(url: string, method: string, headers: Record<string, string>, payload?: string): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
-  return new Promise((resolve, reject) => {
-    const length = payload === undefined ? {} : { 'content-length': String(Buffer.byteLength(payload)) };
-    const req = (url.startsWith('https:') ? httpsRequest : httpRequest)(url, { method, headers: { ...headers, ...length } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
 }
 
 type Call = <N extends RouteName>(name: N, input: RouteInput<N>) => Promise<RouteOutput<N>>;

@@ -1,0 +1,29 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+/** A whole answer: status, headers and body text. */
+export interface SentResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/**
+ * The typed client's one transport call: a request over node's own http(s), the whole answer as
+ * text. Not undici: loading it costs a cold CLI start ~60-150 ms, and its WebAssembly parser keeps
+ * the process busy after the answer. The dashboard's build replaces this module with one over
+ * `fetch` (web/src/transport/fetch-send.ts), so both run the same client.
+ */
+export function send(url: string, method: string, headers: Record<string, string>, payload?: string): Promise<SentResponse> {
+  return new Promise((resolve, reject) => {
+    const length = payload === undefined ? {} : { 'content-length': String(Buffer.byteLength(payload)) };
+    const req = (url.startsWith('https:') ? httpsRequest : httpRequest)(url, { method, headers: { ...headers, ...length } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
