@@ -44,7 +44,7 @@ test('hop login --device prints the code and address, polls, and logs in; worksp
 test('over SSH, `hop login` on a terminal uses the device flow by itself', { timeout: 30_000 }, () => {
   const hop = hopSession();
   // A pseudo-terminal (script), SSH_CONNECTION set; `timeout` ends the wait for approval.
-  const res = spawnSync('script', ['-qec', `timeout 4 ${process.execPath} ${HOP_BIN} login`, '/dev/null'], {
+  const res = spawnSync('script', ['-qec', `timeout --foreground 4 ${process.execPath} ${HOP_BIN} login`, '/dev/null'], {
     env: { ...process.env, HOP_CONFIG_DIR: hop.configDir, HOP_API_URL: API_URL, SSH_CONNECTION: '10.0.0.1 5000 10.0.0.2 22', CI: '' },
     encoding: 'utf8',
   });

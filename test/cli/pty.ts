@@ -6,10 +6,14 @@ import { API_URL } from '../helpers/api.js';
 
 const HOP_BIN = fileURLToPath(new URL('../../bin/hop', import.meta.url));
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+// `timeout --foreground`: without it, timeout moves hop into a process group of its own, which is
+// in the background on the terminal unless the shell happened to exec timeout (bash does, dash
+// does not: CI's environment has no SHELL, so `script` runs /bin/sh). A background process that
+// sets raw mode for a prompt is stopped by SIGTTOU and never draws it.
 
 export function hopOnTerminal(args: string[], opts: { env?: Record<string, string>; columns?: number; timeoutSeconds?: number } = {}) {
   const hop = [process.execPath, HOP_BIN, ...args].map(quote).join(' ');
-  const command = `stty cols ${opts.columns ?? 100} rows 40; timeout ${opts.timeoutSeconds ?? 20} ${hop}`;
+  const command = `stty cols ${opts.columns ?? 100} rows 40; timeout --foreground ${opts.timeoutSeconds ?? 20} ${hop}`;
   const env: Record<string, string | undefined> = { ...process.env, HOP_API_URL: API_URL, NO_COLOR: '1', ...opts.env };
   for (const name of ['CI', 'HOP_API_KEY', 'HOP_WORKSPACE']) if (!opts.env?.[name]) delete env[name];
   const res = spawnSync('script', ['-qec', command, '/dev/null'], { env: env as NodeJS.ProcessEnv, encoding: 'utf8' });
@@ -29,7 +33,7 @@ export async function converseOnTerminal(
   const hop = [process.execPath, HOP_BIN, ...args].map(quote).join(' ');
   const env: Record<string, string | undefined> = { ...process.env, HOP_API_URL: API_URL, NO_COLOR: '1', ...opts.env };
   for (const name of ['CI', 'HOP_API_KEY', 'HOP_WORKSPACE']) if (!opts.env?.[name]) delete env[name];
-  const child = spawn('script', ['-qec', `stty cols 100 rows 40; timeout ${opts.timeoutSeconds ?? 20} ${hop}`, '/dev/null'], {
+  const child = spawn('script', ['-qec', `stty cols 100 rows 40; timeout --foreground ${opts.timeoutSeconds ?? 20} ${hop}`, '/dev/null'], {
     env: env as NodeJS.ProcessEnv,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
