@@ -36,14 +36,17 @@ export function connectionDrain(server: Server, opts: { graceMs?: number; deadli
 
   // Ahead of the application's own listener, so even an answer written synchronously (the
   // redirector's fast path) carries the header.
+  // One function for every response, not a closure each (`close` is emitted once: `on` needs no
+  // `once` wrapper either): this runs on every redirect.
+  function closed(this: ServerResponse) {
+    unfinished.delete(this);
+    // An answer whose head left before the stop kept its connection open: close it now that it is idle.
+    if (graceOver) setImmediate(() => server.closeIdleConnections());
+  }
   server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
     if (draining) res.setHeader('connection', 'close');
     unfinished.add(res);
-    res.once('close', () => {
-      unfinished.delete(res);
-      // An answer whose head left before the stop kept its connection open: close it now that it is idle.
-      if (graceOver) setImmediate(() => server.closeIdleConnections());
-    });
+    res.on('close', closed);
   });
 
   async function run(): Promise<void> {

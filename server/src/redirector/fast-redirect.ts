@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import { requestIdFor } from '../domain/request-id.js';
-import { isBotAgent } from '../domain/clicks/visit-details.js';
+import { agentOf } from '../domain/clicks/visit-details.js';
 import { servable } from '../domain/links/servable.js';
 import type { HostDomains } from './host-domains.js';
 import { createVisitRecorder } from './visit-recorder.js';
@@ -28,6 +28,8 @@ export function createFastRedirect(deps: RedirectorDeps & { hostDomains: HostDom
   /** One-segment paths the application routes itself (`/healthz`, `/docs`…): never a slug here. */
   const ownPaths = new Set<string>();
   let closing = false;
+  /** Visits answered here since start (the metrics read it when scraped). */
+  let served = 0;
   let onServed: ((startedAt: number) => void) | undefined;
 
   function hostnameOf(req: IncomingMessage): string {
@@ -50,6 +52,9 @@ export function createFastRedirect(deps: RedirectorDeps & { hostDomains: HostDom
     /** After this, every request goes to Fastify, which refuses new ones while it closes. */
     close() {
       closing = true;
+    },
+    get served() {
+      return served;
     },
     /** Called with `performance.now()` at the start of each visit served here (metrics). */
     observe(fn: (startedAt: number) => void) {
@@ -85,11 +90,13 @@ export function createFastRedirect(deps: RedirectorDeps & { hostDomains: HostDom
         'x-request-id', requestIdFor(req.headers['x-request-id']), 'content-length', '0',
       ]);
       cache.countHit();
+      const agent = agentOf(req.headers['user-agent'] ?? '');
       recorder.enqueue({
-        salt, link, from: LINK, ip, headers: req.headers, isBot: isBotAgent(req.headers['user-agent'] ?? ''), counted: false,
+        salt, link, from: LINK, ip, headers: req.headers, isBot: agent.isBot, agent, counted: false,
         target: choice?.target, destination: choice?.url, facts: choice?.facts, at: now,
       });
       res.end();
+      served++;
       onServed?.(startedAt);
       return true;
     },

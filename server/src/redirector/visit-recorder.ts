@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RedirectLink } from '../domain/links/redirect-links.js';
 import type { ClickPipeline } from '../domain/clicks/click-pipeline.js';
 import type { VisitorSalts } from '../domain/clicks/visitor-salts.js';
-import { countryFromHeader, describeAgent, referrerDomainOf, type GeoLookup } from '../domain/clicks/visit-details.js';
+import { agentOf, countryFromHeader, referrerDomainOf, type Agent, type GeoLookup } from '../domain/clicks/visit-details.js';
 import type { Clock } from '../domain/clock.js';
 import type { VisitorFacts } from '../domain/links/smart-target.js';
 
@@ -20,6 +20,8 @@ export interface AnsweredVisit {
   ip: string;
   headers: IncomingHttpHeaders;
   isBot: boolean;
+  /** The user agent's parse when the redirect already looked it up (agentOf), not to look up again. */
+  agent?: Agent;
   /** The redirect already counted it (links with a click limit). */
   counted: boolean;
   /** Which destination served it (`default` unless a smart link chose another). */
@@ -44,7 +46,7 @@ export function createVisitRecorder(deps: { clicks: ClickPipeline; salts: Visito
     enqueue(v: AnsweredVisit) {
       const { link, headers, ip } = v;
       const userAgent = headers['user-agent'] ?? '';
-      const agent = describeAgent(userAgent);
+      const agent = v.agent ?? agentOf(userAgent);
       clicks.enqueue({
         linkId: link.id,
         slug: link.slug,

@@ -15,17 +15,29 @@ export interface VisitDetails {
   referrer: string | null;
 }
 
-/** Whether a user agent is a bot's (isbot), remembered per user agent: its pattern is long. */
-export const isBotAgent = memoizeByString(isbot);
+/** What a user agent says of its visitor: a bot or not (isbot), device, browser and OS (bowser). */
+export interface Agent extends Omit<VisitDetails, 'referrer'> {
+  isBot: boolean;
+}
 
-/** Device, browser and OS of a user agent (bowser), remembered per user agent. */
-export const describeAgent = memoizeByString((userAgent: string): Omit<VisitDetails, 'referrer'> => {
-  if (!userAgent) return { device: 'desktop', browser: null, os: null };
+/**
+ * Both parses of a user agent, remembered together per user agent (isbot's pattern is long,
+ * bowser's parse longer): a redirect looks its visitor's up once.
+ */
+export const agentOf = memoizeByString((userAgent: string): Agent => {
+  const isBot = isbot(userAgent);
+  if (!userAgent) return { isBot, device: 'desktop', browser: null, os: null };
   const parsed = Bowser.parse(userAgent);
   const type = parsed.platform?.type;
   const device: Device = type === 'mobile' || type === 'tablet' ? type : 'desktop';
-  return { device, browser: parsed.browser?.name || null, os: parsed.os?.name || null };
+  return { isBot, device, browser: parsed.browser?.name || null, os: parsed.os?.name || null };
 });
+
+/** Whether a user agent is a bot's. */
+export const isBotAgent = (userAgent: string): boolean => agentOf(userAgent).isBot;
+
+/** Device, browser and OS of a user agent. */
+export const describeAgent: (userAgent: string) => Omit<VisitDetails, 'referrer'> = agentOf;
 
 const domainOfOrigin = memoizeByString((origin: string) => referrerDomain(origin));
 // Scheme and host (and port) only: what the domain depends on. A referrer with user info, or
