@@ -34,8 +34,6 @@ export function connectionDrain(server: Server, opts: { graceMs?: number; deadli
   let graceOver = false;
   let drained: Promise<void> | undefined;
 
-  // Ahead of the application's own listener, so even an answer written synchronously (the
-  // redirector's fast path) carries the header.
   // One function for every response, not a closure each (`close` is emitted once: `on` needs no
   // `once` wrapper either): this runs on every redirect.
   function closed(this: ServerResponse) {
@@ -43,6 +41,8 @@ export function connectionDrain(server: Server, opts: { graceMs?: number; deadli
     // An answer whose head left before the stop kept its connection open: close it now that it is idle.
     if (graceOver) setImmediate(() => server.closeIdleConnections());
   }
+  // Ahead of the application's own listener, so even an answer written synchronously (the
+  // redirector's fast path) carries the header.
   server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
     if (draining) res.setHeader('connection', 'close');
     unfinished.add(res);
