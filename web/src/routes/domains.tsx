@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { AddDomainBodySchema, type AddDomainBody, type Domain, type Workspace } from '@hop/shared';
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { AddDomainBodySchema, type Domain, type Workspace } from '@hop/shared';
 import { useApi } from '../api.js';
 import { atLeast } from '../workspace.js';
-import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
+import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { Field } from '../components/field.js';
@@ -58,27 +58,20 @@ function DomainCard({ workspace, domain, canManage }: { workspace: Workspace; do
 function Domains({ workspace }: { workspace: Workspace }) {
   const api = useApi();
   const queries = useQueryClient();
-  const [errors, setErrors] = useState<FieldErrors>({});
   const list = useQuery({ queryKey: ['domains', workspace.id], queryFn: async () => (await api.call('listDomains', { params: { workspaceId: workspace.id } })).data });
-  const add = useMutation({
-    mutationFn: async (body: AddDomainBody) => (await api.call('addDomain', { params: { workspaceId: workspace.id }, body })).data,
+  const { onSubmit, errors, alert, busy } = useCheckedForm(AddDomainBodySchema, {
+    read: (f) => ({ name: f.get('name') }),
+    send: async (body) => (await api.call('addDomain', { params: { workspaceId: workspace.id }, body })).data,
     onSuccess: () => queries.invalidateQueries({ queryKey: ['domains', workspace.id] }),
-    onError: (err) => setErrors(apiFieldErrors(err)),
   });
   const canManage = atLeast(workspace.role, 'admin');
-  const submit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const checked = check(AddDomainBodySchema, { name: new FormData(e.currentTarget).get('name') });
-    setErrors(checked.errors ?? {});
-    if (checked.data) add.mutate(checked.data);
-  };
   return (
     <>
       {canManage ? (
-        <form onSubmit={submit} noValidate className="card">
+        <form onSubmit={onSubmit} noValidate className="card">
           <Field label="Domain name" name="name" placeholder="go.example.com" required error={errors.name} />
-          <ErrorAlert error={Object.keys(errors).length ? null : add.error} />
-          <button type="submit" disabled={add.isPending}>Add domain</button>
+          <ErrorAlert error={alert} />
+          <button type="submit" disabled={busy}>Add domain</button>
         </form>
       ) : null}
       <ErrorAlert error={list.error} />

@@ -1,8 +1,8 @@
-import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CreateApiKeyBodySchema, SCOPE_DESCRIPTIONS, SCOPES, type CreateApiKeyBody, type CreatedApiKey, type Workspace } from '@hop/shared';
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { CreateApiKeyBodySchema, SCOPE_DESCRIPTIONS, SCOPES, type CreatedApiKey, type Workspace } from '@hop/shared';
 import { useApi } from '../api.js';
-import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
+import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { SettingsNav } from '../components/settings-nav.js';
@@ -14,21 +14,17 @@ import { SecretOnce } from '../components/secret-once.js';
 function CreateKeyForm({ workspace, onCreated }: { workspace: Workspace; onCreated: (k: CreatedApiKey) => void }) {
   const api = useApi();
   const queries = useQueryClient();
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const create = useMutation({
-    mutationFn: async (body: CreateApiKeyBody) => (await api.call('createApiKey', { params: { workspaceId: workspace.id }, body })).data,
-    onSuccess: async (key) => { onCreated(key); await queries.invalidateQueries({ queryKey: ['api-keys', workspace.id] }); },
-    onError: (err) => setErrors(apiFieldErrors(err)),
+  const { onSubmit, errors, alert, busy } = useCheckedForm(CreateApiKeyBodySchema, {
+    read: (f) => ({ name: f.get('name'), scopes: f.getAll('scopes') }),
+    send: async (body) => (await api.call('createApiKey', { params: { workspaceId: workspace.id }, body })).data,
+    onSuccess: async (key, form) => {
+      form.reset();
+      onCreated(key);
+      await queries.invalidateQueries({ queryKey: ['api-keys', workspace.id] });
+    },
   });
-  const submit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const checked = check(CreateApiKeyBodySchema, { name: f.get('name'), scopes: f.getAll('scopes') });
-    setErrors(checked.errors ?? {});
-    if (checked.data) create.mutate(checked.data, { onSuccess: () => (e.target as HTMLFormElement).reset() });
-  };
   return (
-    <form onSubmit={submit} noValidate className="card">
+    <form onSubmit={onSubmit} noValidate className="card">
       <h2>Create an API key</h2>
       <Field label="Name" name="name" required error={errors.name} hint="What uses it, e.g. “CI deploys”." />
       <fieldset className="checks" aria-describedby={errors.scopes ? 'scopes-error' : undefined}>
@@ -39,8 +35,8 @@ function CreateKeyForm({ workspace, onCreated }: { workspace: Workspace; onCreat
       </fieldset>
       {errors.scopes ? <p id="scopes-error" role="alert" className="field-error">Scopes: {errors.scopes}</p> : null}
       <p className="hint">A key never has more power than your role in the workspace.</p>
-      <ErrorAlert error={Object.keys(errors).length ? null : create.error} />
-      <button type="submit" disabled={create.isPending}>Create API key</button>
+      <ErrorAlert error={alert} />
+      <button type="submit" disabled={busy}>Create API key</button>
     </form>
   );
 }

@@ -1,10 +1,10 @@
-import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CreateInviteBodySchema, ROLES, type CreateInviteBody, type CreatedInvite, type Role, type Workspace } from '@hop/shared';
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { CreateInviteBodySchema, ROLES, type CreatedInvite, type Role, type Workspace } from '@hop/shared';
 import { useApi } from '../api.js';
 import { useSession } from '../session.js';
 import { atLeast } from '../workspace.js';
-import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
+import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { SettingsNav } from '../components/settings-nav.js';
@@ -16,31 +16,23 @@ import { CopyButton } from '../components/copy-button.js';
 function InviteForm({ workspace }: { workspace: Workspace }) {
   const api = useApi();
   const queries = useQueryClient();
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [created, setCreated] = useState<CreatedInvite | null>(null);
-  const invite = useMutation({
-    mutationFn: async (body: CreateInviteBody) => (await api.call('createInvite', { params: { workspaceId: workspace.id }, body })).data,
+  const { onSubmit, errors, alert, busy } = useCheckedForm(CreateInviteBodySchema, {
+    read: (f) => ({ email: f.get('email'), role: f.get('role') }),
+    send: async (body) => (await api.call('createInvite', { params: { workspaceId: workspace.id }, body })).data,
     onSuccess: async (inv) => { setCreated(inv); await queries.invalidateQueries({ queryKey: ['invites', workspace.id] }); },
-    onError: (err) => setErrors(apiFieldErrors(err)),
   });
   // Only owners make owners (docs/api.md, Access).
   const roles = ROLES.filter((r) => r !== 'owner' || workspace.role === 'owner');
-  const submit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const checked = check(CreateInviteBodySchema, { email: f.get('email'), role: f.get('role') });
-    setErrors(checked.errors ?? {});
-    if (checked.data) invite.mutate(checked.data);
-  };
   return (
-    <form onSubmit={submit} noValidate className="card">
+    <form onSubmit={onSubmit} noValidate className="card">
       <h2>Invite someone</h2>
       <div className="grid-2">
         <Field label="Email" name="email" type="email" required error={errors.email} />
         <SelectField label="Role" name="role" defaultValue="member" options={roles} error={errors.role} />
       </div>
-      <ErrorAlert error={Object.keys(errors).length ? null : invite.error} />
-      <button type="submit" disabled={invite.isPending}>Send invite</button>
+      <ErrorAlert error={alert} />
+      <button type="submit" disabled={busy}>Send invite</button>
       {created ? (
         <div role="status" className="secret">
           <p>Invite for {created.email} created. If the server sends no e-mail, pass on this link:</p>

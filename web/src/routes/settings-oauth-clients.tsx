@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CreateOAuthClientBodySchema, OAUTH_CLIENT_TYPES, type CreateOAuthClientBody, type CreatedOAuthClient, type Workspace } from '@hop/shared';
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { CreateOAuthClientBodySchema, OAUTH_CLIENT_TYPES, type CreatedOAuthClient, type Workspace } from '@hop/shared';
 import { useApi } from '../api.js';
 import { atLeast } from '../workspace.js';
-import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
+import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { SettingsNav } from '../components/settings-nav.js';
@@ -16,29 +16,20 @@ import { CopyButton } from '../components/copy-button.js';
 function CreateClientForm({ workspace, onCreated }: { workspace: Workspace; onCreated: (c: CreatedOAuthClient) => void }) {
   const api = useApi();
   const queries = useQueryClient();
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const create = useMutation({
-    mutationFn: async (body: CreateOAuthClientBody) => (await api.call('createOAuthClient', { params: { workspaceId: workspace.id }, body })).data,
+  const { onSubmit, errors, alert, busy } = useCheckedForm(CreateOAuthClientBodySchema, {
+    read: (f) => ({ name: f.get('name'), type: f.get('type'), redirectUris: String(f.get('redirectUris') ?? '').split(/\s+/).filter(Boolean) }),
+    send: async (body) => (await api.call('createOAuthClient', { params: { workspaceId: workspace.id }, body })).data,
     onSuccess: async (c) => { onCreated(c); await queries.invalidateQueries({ queryKey: ['oauth-clients', workspace.id] }); },
-    onError: (err) => setErrors(apiFieldErrors(err)),
   });
-  const submit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const uris = String(f.get('redirectUris') ?? '').split(/\s+/).filter(Boolean);
-    const checked = check(CreateOAuthClientBodySchema, { name: f.get('name'), type: f.get('type'), redirectUris: uris });
-    setErrors(checked.errors ?? {});
-    if (checked.data) create.mutate(checked.data);
-  };
   return (
-    <form onSubmit={submit} noValidate className="card">
+    <form onSubmit={onSubmit} noValidate className="card">
       <h2>Register an application</h2>
       <Field label="Name" name="name" required error={errors.name} />
       <SelectField label="Type" name="type" defaultValue="confidential" error={errors.type}
         options={OAUTH_CLIENT_TYPES.map((t) => ({ value: t, label: t === 'confidential' ? 'Confidential (a server that keeps a secret)' : 'Public (a native or browser app, PKCE only)' }))} />
       <Field label="Redirect URIs" name="redirectUris" required error={errors.redirectUris} hint="Separated by spaces. Loopback URIs match any port." />
-      <ErrorAlert error={Object.keys(errors).length ? null : create.error} />
-      <button type="submit" disabled={create.isPending}>Create OAuth client</button>
+      <ErrorAlert error={alert} />
+      <button type="submit" disabled={busy}>Create OAuth client</button>
     </form>
   );
 }

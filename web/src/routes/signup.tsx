@@ -1,9 +1,8 @@
-import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { SignupBodySchema } from '@hop/shared';
 import { useApi } from '../api.js';
 import { useSession } from '../session.js';
-import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
+import { useCheckedForm } from '../use-checked-form.js';
 import { Field } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { nextPath } from '../next-path.js';
@@ -13,41 +12,27 @@ export default function SignupPage() {
   const { signIn } = useSession();
   const navigate = useNavigate();
   const [search] = useSearchParams();
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const checked = check(SignupBodySchema, { name: f.get('name'), email: f.get('email'), password: f.get('password') });
-    setErrors(checked.errors ?? {});
-    setError(null);
-    if (!checked.data) return;
-    setBusy(true);
-    try {
-      signIn((await api.call('signup', { body: checked.data })).data);
+  const { onSubmit, errors, alert, busy } = useCheckedForm(SignupBodySchema, {
+    read: (f) => ({ name: f.get('name'), email: f.get('email'), password: f.get('password') }),
+    send: async (body) => (await api.call('signup', { body })).data,
+    onSuccess: (session) => {
+      signIn(session);
       const next = search.get('next');
       // Back to an OAuth sign-in page (a path of the API) or to a page of the app.
       if (next && /^\/v1\/oauth\//.test(next)) window.location.assign(next);
       else navigate(nextPath(search));
-    } catch (err) {
-      setErrors(apiFieldErrors(err));
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
 
   const login = `/login${search.toString() ? `?${search}` : ''}`;
   return (
     <div className="narrow">
       <h1>Create your Hop account</h1>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         <Field label="Name" name="name" autoComplete="name" required error={errors.name} />
         <Field label="Email" name="email" type="email" autoComplete="email" required error={errors.email} />
         <Field label="Password" name="password" type="password" autoComplete="new-password" required hint="At least 8 characters." error={errors.password} />
-        <ErrorAlert error={Object.keys(errors).length ? null : error} />
+        <ErrorAlert error={alert} />
         <button type="submit" disabled={busy}>Sign up</button>
       </form>
       <p>Already have an account? <Link to={login}>Sign in</Link></p>

@@ -1,10 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CreateWebhookBodySchema, EVENT_TYPES, type CreateWebhookBody, type CreatedWebhook, type Workspace } from '@hop/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { CreateWebhookBodySchema, EVENT_TYPES, type CreatedWebhook, type Workspace } from '@hop/shared';
 import { useApi } from '../api.js';
 import { atLeast } from '../workspace.js';
-import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
+import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { Field } from '../components/field.js';
@@ -15,22 +15,16 @@ import { SecretOnce } from '../components/secret-once.js';
 function CreateWebhookForm({ workspace, onCreated }: { workspace: Workspace; onCreated: (w: CreatedWebhook) => void }) {
   const api = useApi();
   const queries = useQueryClient();
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const create = useMutation({
-    mutationFn: async (body: CreateWebhookBody) => (await api.call('createWebhook', { params: { workspaceId: workspace.id }, body })).data,
+  const { onSubmit, errors, alert, busy } = useCheckedForm(CreateWebhookBodySchema, {
+    read: (f) => {
+      const description = String(f.get('description') ?? '').trim();
+      return { url: f.get('url'), events: f.getAll('events'), ...(description ? { description } : {}) };
+    },
+    send: async (body) => (await api.call('createWebhook', { params: { workspaceId: workspace.id }, body })).data,
     onSuccess: async (w) => { onCreated(w); await queries.invalidateQueries({ queryKey: ['webhooks', workspace.id] }); },
-    onError: (err) => setErrors(apiFieldErrors(err)),
   });
-  const submit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const description = String(f.get('description') ?? '').trim();
-    const checked = check(CreateWebhookBodySchema, { url: f.get('url'), events: f.getAll('events'), ...(description ? { description } : {}) });
-    setErrors(checked.errors ?? {});
-    if (checked.data) create.mutate(checked.data);
-  };
   return (
-    <form onSubmit={submit} noValidate className="card">
+    <form onSubmit={onSubmit} noValidate className="card">
       <h2>Add an endpoint</h2>
       <Field label="Endpoint URL" name="url" type="url" required error={errors.url} hint="HTTPS, reachable from the Hop server." />
       <Field label="Description" name="description" error={errors.description} />
@@ -39,8 +33,8 @@ function CreateWebhookForm({ workspace, onCreated }: { workspace: Workspace; onC
         {EVENT_TYPES.map((t) => <label key={t}><input type="checkbox" name="events" value={t} defaultChecked={t === 'link.created'} /> {t}</label>)}
       </fieldset>
       {errors.events ? <p role="alert" className="field-error">Events: {errors.events}</p> : null}
-      <ErrorAlert error={Object.keys(errors).length ? null : create.error} />
-      <button type="submit" disabled={create.isPending}>Create webhook</button>
+      <ErrorAlert error={alert} />
+      <button type="submit" disabled={busy}>Create webhook</button>
     </form>
   );
 }

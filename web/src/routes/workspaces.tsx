@@ -1,10 +1,9 @@
-import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CreateWorkspaceBodySchema, type CreateWorkspaceBody } from '@hop/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { CreateWorkspaceBodySchema } from '@hop/shared';
 import { useApi } from '../api.js';
 import { useWorkspaces } from '../workspace.js';
-import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
+import { useCheckedForm } from '../use-checked-form.js';
 import { Field } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
@@ -14,29 +13,21 @@ function CreateWorkspaceForm() {
   const api = useApi();
   const navigate = useNavigate();
   const queries = useQueryClient();
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const create = useMutation({
-    mutationFn: async (body: CreateWorkspaceBody) => (await api.call('createWorkspace', { body })).data,
+  const { onSubmit, errors, alert, busy } = useCheckedForm(CreateWorkspaceBodySchema, {
+    read: (f) => ({ name: f.get('name'), slug: f.get('slug') }),
+    send: async (body) => (await api.call('createWorkspace', { body })).data,
     onSuccess: async (ws) => {
       await queries.invalidateQueries({ queryKey: ['workspaces'] });
       navigate(`/${ws.slug}/links`);
     },
-    onError: (err) => setErrors(apiFieldErrors(err)),
   });
-  const submit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const checked = check(CreateWorkspaceBodySchema, { name: f.get('name'), slug: f.get('slug') });
-    setErrors(checked.errors ?? {});
-    if (checked.data) create.mutate(checked.data);
-  };
   return (
-    <form onSubmit={submit} noValidate className="card">
+    <form onSubmit={onSubmit} noValidate className="card">
       <h2>Create a workspace</h2>
       <Field label="Name" name="name" required error={errors.name} />
       <Field label="Slug" name="slug" required hint="3-48 characters: a-z, 0-9 and -. It cannot change later." error={errors.slug} />
-      <ErrorAlert error={Object.keys(errors).length ? null : create.error} />
-      <button type="submit" disabled={create.isPending}>Create workspace</button>
+      <ErrorAlert error={alert} />
+      <button type="submit" disabled={busy}>Create workspace</button>
     </form>
   );
 }
