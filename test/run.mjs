@@ -2,10 +2,11 @@
 // `npm test`: builds, starts one real server (embedded database, or PostgreSQL when DATABASE_URL
 // is set), runs every *.test.ts against it over HTTP with node's test runner, then stops it.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeEmbeddedTemplate } from './helpers/embedded-template.mjs';
 import { startServer } from './helpers/start-server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -40,6 +41,11 @@ process.env.HOP_TEST_METRICS_TOKEN ??= 'test-metrics-token-0123456789';
 // of the run (this one and those tests start) takes limits 1000 times the plan's. Tests of the
 // limits themselves start servers with HOP_RATE_LIMIT_SCALE=1.
 process.env.HOP_RATE_LIMIT_SCALE ??= '1000';
+// One migrated embedded database, copied for every embedded server of the run (this one too):
+// see embedded-template.mjs.
+const templateDir = mkdtempSync(join(tmpdir(), 'hop-test-template-'));
+await makeEmbeddedTemplate(templateDir);
+process.env.HOP_TEST_EMBEDDED_TEMPLATE = templateDir;
 const server = await startServer({ dataDir, env: {
     HOP_ADMIN_TOKEN: adminToken,
     HOP_CLICK_FLUSH_MS: '100',
@@ -51,9 +57,14 @@ const server = await startServer({ dataDir, env: {
   } });
 process.stderr.write(`test server: ${server.url} on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embedded database'}\n`);
 
+// Durations per file and per top-level test, for the summary printed at the end.
+const timings = join(tlsDir, 'timings.jsonl');
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
+  ['--import', 'tsx', '--test', '--test-concurrency=2',
+    '--test-reporter=spec', '--test-reporter-destination=stdout',
+    '--test-reporter=./test/helpers/timing-reporter.mjs', `--test-reporter-destination=${timings}`,
+    ...files],
   {
     cwd: root,
     stdio: 'inherit',
@@ -68,10 +79,27 @@ const child = spawn(
 );
 const code = await new Promise((resolve) => child.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0))));
 const stopped = await server.stop();
+printSlowest(timings);
 rmSync(dataDir, { recursive: true, force: true });
 rmSync(tlsDir, { recursive: true, force: true });
+rmSync(templateDir, { recursive: true, force: true });
 if (stopped !== 0) {
   process.stderr.write(`test server exited with ${stopped} on SIGTERM (expected 0)\n${server.output()}\n`);
   process.exit(1);
 }
 process.exit(code);
+
+/** The 15 slowest files and top-level tests of the run (HOP_TEST_TIMINGS=path keeps every line). */
+function printSlowest(path) {
+  if (!existsSync(path)) return;
+  const rows = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  if (process.env.HOP_TEST_TIMINGS) writeFileSync(process.env.HOP_TEST_TIMINGS, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const show = (kind, label) => {
+    const top = rows.filter((r) => r.kind === kind).sort((a, b) => b.ms - a.ms).slice(0, 15);
+    if (!top.length) return;
+    process.stderr.write(`\nslowest ${label}:\n`);
+    for (const r of top) process.stderr.write(`${(r.ms / 1000).toFixed(1).padStart(7)} s  ${relative(root, r.file)}${kind === 'test' ? `  ${r.name}` : ''}\n`);
+  };
+  show('file', 'test files');
+  show('test', 'tests');
+}

@@ -73,6 +73,15 @@ function toQueryString(query: Record<string, unknown> | undefined): string {
   return s ? `?${s}` : '';
 }
 
+/** The request that calls a route of the table: method, filled path with query, body, headers. */
+export function routeRequest<N extends RouteName>(name: N, input: RouteInput<N>) {
+  const [method, path] = routePaths[name];
+  const i = input as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string>; idempotencyKey?: string };
+  const headers = { ...i.headers };
+  if (i.idempotencyKey) headers['idempotency-key'] = i.idempotencyKey;
+  return { method, path: fillPath(path, i.params) + toQueryString(i.query), init: { body: i.body, headers } };
+}
+
 type Call = <N extends RouteName>(name: N, input: RouteInput<N>) => Promise<RouteOutput<N>>;
 
 /**
@@ -135,11 +144,8 @@ export function createHopClient(options: HopClientOptions) {
 
   /** Call a route of the table; resolves with the success body, rejects with a HopApiError. */
   async function call<N extends RouteName>(name: N, input: RouteInput<N>): Promise<RouteOutput<N>> {
-    const [method, path] = routePaths[name];
-    const i = input as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string>; idempotencyKey?: string };
-    const headers = { ...i.headers };
-    if (i.idempotencyKey) headers['idempotency-key'] = i.idempotencyKey;
-    const res = await raw(method, fillPath(path, i.params) + toQueryString(i.query), { body: i.body, headers });
+    const { method, path, init } = routeRequest(name, input);
+    const res = await raw(method, path, init);
     if (res.status >= 200 && res.status < 300) {
       // The schemas (zod and every contract) load only for callers that validate: the tests.
       if (options.validateResponses) return (await import('./routes.js')).routes[name].response.parse(res.body) as RouteOutput<N>;

@@ -36,7 +36,9 @@ test('a wrong configuration value stops the server at start, naming the variable
 
 test('a second server on the same embedded data directory refuses to start', { skip: !!process.env.DATABASE_URL && 'embedded only' }, async () => {
   const dataDir = tempDir();
-  const first = await startServer({ dataDir, env: { DATABASE_URL: '' } });
+  // From an empty directory, where other tests start from the run's migrated copy: initdb and every
+  // migration take about twice a start's CPU on top of it, hence the longer wait for readiness.
+  const first = await startServer({ dataDir, fresh: true, timeoutMs: 150_000, env: { DATABASE_URL: '' } });
   try {
     const res = spawnSync(process.execPath, ['bin/hop-server'], {
       cwd: root,

@@ -10,10 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eventually } from '../helpers/api.js';
+import { seedDataDir } from '../helpers/embedded-template.mjs';
 import { freePort } from '../helpers/start-server.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'hop-start-'));
+seedDataDir(dataDir, {});
 process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 
 function serverEnv(port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -3,7 +3,7 @@
 // docs/api.md (envelope, error shape, X-Request-Id, timestamps, ids), not only the part a test is about.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { createHopClient, fillPath, type HopClient, type RawResponse, type RouteInput, type RouteOutput } from '@hop/shared/client';
+import { createHopClient, routeRequest, type HopClient, type RawResponse, type RouteInput, type RouteOutput } from '@hop/shared/client';
 import { ERROR_STATUS, routes, type ErrorCode, type Plan, type Role, type RouteName, type Scope } from '@hop/shared';
 
 export const API_URL = process.env.HOP_TEST_API_URL ?? 'http://127.0.0.1:3000';
@@ -140,21 +140,10 @@ export function checkWireValues(value: unknown, path = 'body'): void {
   }
 }
 
-function toQueryString(query: Record<string, unknown> | undefined): string {
-  if (!query) return '';
-  const qs = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) qs.set(k, String(v));
-  const s = qs.toString();
-  return s ? `?${s}` : '';
-}
-
 /** A route of the table called as `api.call` would, but answered raw (status, headers, body). */
 export function send<N extends RouteName>(api: HopClient, name: N, input: RouteInput<N>): Promise<RawResponse> {
-  const def = routes[name];
-  const i = input as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string>; idempotencyKey?: string };
-  const headers = { ...i.headers };
-  if (i.idempotencyKey) headers['idempotency-key'] = i.idempotencyKey;
-  return api.raw(def.method, fillPath(def.path, i.params) + toQueryString(i.query), { body: i.body, headers });
+  const { method, path, init } = routeRequest(name, input);
+  return api.raw(method, path, init);
 }
 
 /** The error body of docs/api.md, Wire conventions, exactly: nothing more (no stack), nothing less. */

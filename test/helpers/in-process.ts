@@ -11,6 +11,7 @@ import { migrate } from '../../server/src/db/migrate.js';
 import { openDatabase } from '../../server/src/db/open.js';
 import type { Clock } from '../../server/src/domain/clock.js';
 import { createServices } from '../../server/src/services.js';
+import { seedDataDir } from './embedded-template.mjs';
 
 /** A clock that stands still until the test moves it. */
 export interface ManualClock extends Clock {
@@ -34,6 +35,7 @@ export interface InProcessApi {
 /** An API on a fresh embedded database in a temporary folder, with a manual clock. */
 export async function inProcessApi(env: Record<string, string> = {}): Promise<InProcessApi> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hop-inprocess-'));
+  seedDataDir(dataDir, {});
   const { DATABASE_URL: _ignored, ...rest } = process.env;
   const config = loadConfig({ ...rest, HOP_DATA_DIR: dataDir, HOP_LOG_LEVEL: 'silent', ...env });
   const db = await openDatabase(config);

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { seedDataDir } from './embedded-template.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -17,9 +18,12 @@ export function freePort() {
 }
 
 /**
- * @param {{ dataDir: string, env?: Record<string, string>, port?: number, timeoutMs?: number, nodeArgs?: string[] }} opts
+ * An embedded server's empty data directory gets a copy of the run's migrated database
+ * (embedded-template.mjs), unless `fresh`.
+ * @param {{ dataDir: string, env?: Record<string, string>, port?: number, timeoutMs?: number, nodeArgs?: string[], fresh?: boolean }} opts
  */
 export async function startServer(opts) {
+  if (!opts.fresh) seedDataDir(opts.dataDir, { ...process.env, ...opts.env });
   const port = opts.port ?? (await freePort());
   let output = '';
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'bin/hop-server'], {
