@@ -1,0 +1,85 @@
+/**
+ * The statements behind analytics: the daily rollups the aggregation job keeps, plus the clicks it
+ * has not rolled up yet ("pending", after its watermark), counted as the job will count them.
+ */
+
+const DIMENSIONS = ['country', 'device', 'browser', 'os', 'referrer', 'target'] as const;
+
+export interface AnalyticsSqlParams {
+  /** The filter on `r` (a click or a rollup row): workspace, link, domain, tags. */
+  where: string;
+  /** Whether `where` names one link: the visitor key then leaves the link out. */
+  oneLink: boolean;
+  /** Parameter references: the UTC days (date), their bounds (timestamptz), the watermark read before. */
+  startDay: string;
+  endDay: string;
+  from: string;
+  to: string;
+  floor: string;
+}
+
+/**
+ * The pending clicks (human, of live links, in the range), each flagged `is_unique` as the job
+ * will decide it: a visitor's first click on a link in a UTC day (by time, then id, as the job
+ * orders them), unless the rolled-up part already holds that visitor (daily_visitors).
+ *
+ * Why this shape: the watermark is read inside the statement, so it cannot move between the
+ * rollups and the raw clicks; the one read a moment before (`floor`, never ahead of it) is a bound
+ * the planner can see, so it reads the few BRIN ranges at the log's end. Sort and group keys are
+ * compared bytewise (collate "C"): under the database's collation each comparison is a strcoll.
+ * Only a visitor's first click is looked up in daily_visitors, by its primary key: the OFFSET
+ * keeps the lookup a lookup, where the planner would otherwise hash every visitor the link had in
+ * the last days to match a few seconds of clicks.
+ */
+export function pendingCtes(p: AnalyticsSqlParams): string {
+  const visitor = p.oneLink ? 'day, visitor_hash collate "C"' : 'link_id collate "C", day, visitor_hash collate "C"';
+  const bytewise = DIMENSIONS.map((d) => `r.${d} collate "C" as ${d}`).join(', ');
+  return `pending as (
+    select r.id, r.link_id, r.clicked_at, (r.clicked_at at time zone 'UTC')::date as day, r.visitor_hash, ${bytewise}
+    from clicks r
+    where r.id > ${p.floor}::bigint and r.id > (select last_id from click_watermark) and not r.is_bot and ${p.where}
+      and r.clicked_at >= ${p.from}::timestamptz and r.clicked_at < ${p.to}::timestamptz
+      and exists (select 1 from links live where live.id = r.link_id)
+  ),
+  pending_flagged as (
+    select p.*, row_number() over (partition by ${visitor} order by p.clicked_at, p.id) = 1
+        and not exists (
+          select 1 from daily_visitors dv where dv.link_id = p.link_id and dv.day = p.day and dv.visitor_hash = p.visitor_hash offset 0
+        ) as is_unique
+    from pending p
+  )`;
+}
+
+/**
+ * Rows (day, dimension, key, clicks, uniques) to add up: the rollups over the range, summed per
+ * key in the statement (day kept only for `total` and `password_failures`, which the series and
+ * the lockout count need), and the pending clicks per day and key of each dimension, counted in
+ * one pass (grouping sets). `total` has key ''.
+ */
+export function breakdownSql(p: AnalyticsSqlParams): string {
+  const when = (f: (d: string) => string) => DIMENSIONS.map((d) => `when grouping(h.${d}) = 0 then ${f(d)}`).join(' ');
+  return `with ${pendingCtes(p)}
+    select case when r.dimension in ('total', 'password_failures') then r.day end::text as day, r.dimension, r.key,
+      sum(r.clicks)::int as clicks, sum(r.uniques)::int as uniques
+    from click_rollups r where ${p.where} and r.day between ${p.startDay}::date and ${p.endDay}::date
+    group by 1, r.dimension, r.key
+    union all
+    select h.day::text, case ${when((d) => `'${d}'`)} else 'total' end,
+      case ${when((d) => `coalesce(h.${d}, '')`)} else '' end,
+      count(*)::int, (count(*) filter (where h.is_unique))::int
+    from pending_flagged h
+    group by grouping sets ((h.day), ${DIMENSIONS.map((d) => `(h.day, h.${d})`).join(', ')})`;
+}
+
+/** The ten links with the most clicks in the range, rolled up and pending alike. */
+export function topLinksSql(p: AnalyticsSqlParams): string {
+  return `with ${pendingCtes(p)}
+    select t.link_id, l.slug, l.domain, sum(t.clicks)::int as clicks, sum(t.uniques)::int as uniques
+    from (
+      select r.link_id, r.clicks, r.uniques from click_rollups r
+      where ${p.where} and r.day between ${p.startDay}::date and ${p.endDay}::date and r.dimension = 'total'
+      union all
+      select h.link_id, count(*), count(*) filter (where h.is_unique) from pending_flagged h group by h.link_id
+    ) t join links l on l.id = t.link_id
+    group by t.link_id, l.slug, l.domain order by clicks desc, t.link_id limit 10`;
+}
