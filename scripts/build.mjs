@@ -72,6 +72,9 @@ function fingerprint(paths) {
 }
 
 run([join(root, 'node_modules', '.bin', 'tsc'), '-b'], 'tsc -b');
+// The manifest step prunes compiled files left by removed sources before oclif reads dist/; done
+// here first too, so the fingerprint of cli/dist is taken as the step will see it.
+run([process.execPath, join(root, 'cli', 'scripts', 'prune-dist.mjs')], 'pruning cli/dist');
 
 mkdirSync(stampDir, { recursive: true });
 for (const step of steps) {

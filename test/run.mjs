@@ -41,6 +41,9 @@ process.env.HOP_TEST_METRICS_TOKEN ??= 'test-metrics-token-0123456789';
 // of the run (this one and those tests start) takes limits 1000 times the plan's. Tests of the
 // limits themselves start servers with HOP_RATE_LIMIT_SCALE=1.
 process.env.HOP_RATE_LIMIT_SCALE ??= '1000';
+// Node 22.1 and later keep compiled code of every module the run's processes load (the servers
+// and `hop` start again and again); Node 20 ignores the variable.
+process.env.NODE_COMPILE_CACHE ??= join(root, 'node_modules', '.cache', 'hop-node-compile');
 // One migrated embedded database, copied for every embedded server of the run (this one too):
 // see embedded-template.mjs.
 const templateDir = mkdtempSync(join(tmpdir(), 'hop-test-template-'));
@@ -61,7 +64,8 @@ process.stderr.write(`test server: ${server.url} on ${process.env.DATABASE_URL ?
 const timings = join(tlsDir, 'timings.jsonl');
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2',
+  // Two files at a time, one a core; HOP_TEST_CONCURRENCY tries another number.
+  ['--import', 'tsx', '--test', `--test-concurrency=${process.env.HOP_TEST_CONCURRENCY ?? 2}`,
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=./test/helpers/timing-reporter.mjs', `--test-reporter-destination=${timings}`,
     ...files],

@@ -60,7 +60,7 @@ export async function main(): Promise<void> {
     scheduler.dailyAtUtcMidnight(saltRotationJob(services.salts));
     const partitions = clickPartitionsJob(services.clock);
     scheduler.every(60 * 60_000, partitions);
-    scheduler.every(config.clickFlushMs, clickAggregationJob());
+    scheduler.every(config.clickFlushMs, clickAggregationJob({ flushMs: config.clickFlushMs, waitForClicks: db.kind === 'postgres' }));
     void runExclusive(db, partitions).catch((err) => app.log.error({ err }, 'click partitions job failed'));
     void runExclusive(db, retention).catch((err) => app.log.error({ err }, 'retention job failed'));
     linkHealthJob = startLinkHealthJob({ db, health: services.linkHealth, intervalMs: config.linkCheckMs, log: app.log, onRun: metrics.jobRun });

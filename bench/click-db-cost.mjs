@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// PostgreSQL CPU per click, independent of load: replays N visits into a fresh database the way a
+// server does (a batch appended with one COPY, then an aggregation run, in turn) and reads the CPU
+// time of this database's backends from /proc. No HTTP and no load generator, so the figure does
+// not move with what else the machine runs; PostgreSQL's shared processes (WAL writer,
+// checkpointer) serve every database on the machine and are reported apart, as a rough figure.
+// Usage: node bench/click-db-cost.mjs [clicks=200000] [batch=5000] [warm=clicks]   (needs a built server)
+// `warm` visits are replayed first, unmeasured: a link's rollup rows for the day then exist, as
+// they do for a link visited all day, and the measure is of the steady state.
+import { readFileSync, readdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { freshPostgres } from './lib/servers.mjs';
+import { fmt, writeSection } from './lib/measure.mjs';
+
+const CLICKS = Number(process.argv[2] ?? 200_000);
+const BATCH = Number(process.argv[3] ?? 5_000);
+const WARM = Number(process.argv[4] ?? CLICKS);
+/** Batches appended between two aggregation runs. */
+const EVERY = Number(process.argv[5] ?? 1);
+const LINKS = 10_000;
+// HOP_BENCH_SHAPE=redirect: the visits of bench/redirect.mjs (one address, so one visitor per user
+// agent, and no country); else 50,000 visitors from seven countries.
+const LIKE_REDIRECT = process.env.HOP_BENCH_SHAPE === 'redirect';
+const VISITORS = LIKE_REDIRECT ? 6 : 50_000;
+
+// HOP_BENCH_SERVER=<dir of another checkout's server>: measures that build instead (a before/after).
+const dist = process.env.HOP_BENCH_SERVER ? new URL(`file://${process.env.HOP_BENCH_SERVER.replace(/\/?$/, '/')}dist/`) : new URL('../server/dist/', import.meta.url);
+const { openDatabase } = await import(new URL('db/open.js', dist));
+const { migrate } = await import(new URL('db/migrate.js', dist));
+const { appendClicks, copyRows } = await import(new URL('domain/clicks/click-log.js', dist));
+const { clickAggregationJob } = await import(new URL('jobs/click-aggregation-job.js', dist));
+const { aggregateClicks } = await import(new URL('domain/clicks/click-aggregation.js', dist));
+const { runExclusive } = await import(new URL('jobs/schedule.js', dist));
+
+const TICK_MS = 10;
+function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+/** PostgreSQL processes: this database's backends, and the shared ones (no client address). */
+function pgPids(database) {
+  const mine = [];
+  const shared = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (!/ \d+\.\d+\.\d+\.\d+\(\d+\)| \[local\]/.test(title)) shared.push(pid);
+      else if (title.includes(` ${database} `)) mine.push(pid);
+    } catch {
+      // gone
+    }
+  }
+  return { mine, shared };
+}
+const sum = (pids) => pids.reduce((s, p) => s + cpuMs(p), 0);
+
+const pg = freshPostgres();
+const db = await openDatabase({ databaseUrl: pg.url, dataDir: '' });
+try {
+  await migrate(db);
+  await db.query(`insert into users (id, email, name, password_hash) values ('u1', 'bench@example.test', 'Bench', 'x')`);
+  await db.query(`insert into workspaces (id, name, slug, plan) values ('w1', 'Bench', 'bench', 'business')`);
+  await db.query(
+    `insert into links (id, workspace_id, slug, domain, url, created_by)
+     select 'l' || i, 'w1', 'b' || i, 'hop.test', 'https://example.com/page/' || i, 'u1' from generate_series(1, $1) i`,
+    [LINKS],
+  );
+  const AGENTS = [
+    { device: 'desktop', browser: 'Chrome', os: 'Windows' }, { device: 'mobile', browser: 'Safari', os: 'iOS' },
+    { device: 'desktop', browser: 'Safari', os: 'macOS' }, { device: 'desktop', browser: 'Firefox', os: 'Linux' },
+    { device: 'mobile', browser: 'Chrome', os: 'Android' }, { device: 'desktop', browser: null, os: null, bot: true },
+  ];
+  const REFERRERS = ['google.com', 't.co', 'news.ycombinator.com', null, 'github.com'];
+  const COUNTRIES = LIKE_REDIRECT ? [null] : ['US', 'DE', 'FR', 'GB', 'IN', 'BR', null];
+  const visitors = Array.from({ length: VISITORS }, () => randomBytes(16).toString('base64url'));
+  const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
+  const visit = (at) => {
+    const n = 1 + Math.floor(Math.random() * LINKS);
+    const a = Math.floor(Math.random() * AGENTS.length);
+    const agent = AGENTS[a];
+    return {
+      linkId: `l${n}`, slug: `b${n}`, domain: 'hop.test', destination: `https://example.com/page/${n}`, target: 'default',
+      workspaceId: 'w1', qrId: null, source: 'link', at, visitorHash: LIKE_REDIRECT ? visitors[a] : pick(visitors), country: pick(COUNTRIES), city: null,
+      isBot: !!agent.bot, counted: false, device: agent.device, browser: agent.browser, os: agent.os, referrer: pick(REFERRERS),
+    };
+  };
+  const job = clickAggregationJob();
+  // Build every batch's COPY text first: only the database's work is measured.
+  const batchesOf = async (n) => {
+    const out = [];
+    for (let i = 0; i < n; i += BATCH) {
+      const at = new Date();
+      out.push(await copyRows(Array.from({ length: Math.min(BATCH, n - i) }, () => visit(at))));
+    }
+    return out;
+  };
+  for (const rows of await batchesOf(WARM)) {
+    await db.transaction((tx) => appendClicks(tx, rows));
+    await runExclusive(db, job);
+  }
+  const batches = await batchesOf(CLICKS);
+  // Warm the connections (and the catalog caches of their backends) outside the measure.
+  await db.transaction(async (tx) => tx.query('select 1'));
+  await db.transaction((tx) => aggregateClicks(tx));
+
+  const { mine, shared } = pgPids(pg.name);
+  const start = { mine: sum(mine), shared: sum(shared) };
+  const startLsn = (await db.query('select pg_current_wal_lsn()::text as l'))[0].l;
+  let appendMs = 0;
+  let aggregateMs = 0;
+  for (const [i, rows] of batches.entries()) {
+    const a = sum(mine);
+    await db.transaction((tx) => appendClicks(tx, rows));
+    const b = sum(mine);
+    // The job decides whether enough clicks wait (as it does every flush interval in a server).
+    if ((i + 1) % EVERY === 0) await runExclusive(db, job);
+    appendMs += b - a;
+    aggregateMs += sum(mine) - b;
+  }
+  // Whatever the job left waiting is rolled up, and counted.
+  const c = sum(mine);
+  await db.transaction((tx) => aggregateClicks(tx));
+  aggregateMs += sum(mine) - c;
+  const end = { mine: sum(mine), shared: sum(shared) };
+  const [{ wal }] = await db.query('select pg_wal_lsn_diff(pg_current_wal_lsn(), $1)::bigint as wal', [startLsn]);
+  const [{ behind }] = await db.query(`select count(*)::int as behind from clicks where id > (select last_id from click_watermark)`);
+  if (behind !== 0) throw new Error(`${behind} clicks not rolled up`);
+  const us = (ms) => (ms * 1000) / CLICKS;
+  const lines = [
+    `${CLICKS.toLocaleString()} clicks (after ${WARM.toLocaleString()} unmeasured) over ${LINKS.toLocaleString()} links replayed in batches of ${BATCH.toLocaleString()} (one COPY each; the aggregation job asked after every ${EVERY > 1 ? `${EVERY} batches` : 'batch'}, rolling up when 20,000 clicks wait), ${LIKE_REDIRECT ? 'visits shaped as bench/redirect.mjs sends them (one visitor per user agent, no country)' : `${VISITORS.toLocaleString()} visitors from seven countries`}, one in six a bot. CPU time of this database's PostgreSQL backends from /proc; load average ${loadavg().map((n) => n.toFixed(1)).join(', ')}.`,
+    '',
+    '| | per click |',
+    '|---|---|',
+    `| append (COPY, commit) | ${fmt(us(appendMs), 2)} µs |`,
+    `| aggregation | ${fmt(us(aggregateMs), 2)} µs |`,
+    `| **backends, total** | **${fmt(us(end.mine - start.mine), 2)} µs** |`,
+    `| shared processes (WAL writer, checkpointer; every database on the machine) | ${fmt(us(end.shared - start.shared), 2)} µs |`,
+    `| WAL written (machine-wide) | ${fmt(Number(wal) / CLICKS, 0)} bytes |`,
+  ].join('\n');
+  console.log(lines);
+  if (process.env.HOP_BENCH_WRITE !== '0') writeSection('Click database cost (PostgreSQL)', lines);
+} finally {
+  await db.close();
+  // HOP_BENCH_KEEP=1 leaves the database for a look at its plans (drop it afterwards).
+  if (process.env.HOP_BENCH_KEEP === '1') console.error(`kept database ${pg.name}`);
+  else pg.drop();
+}
