@@ -10,7 +10,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 import postgres from 'postgres';
-import { ADMIN_TOKEN, METRICS_AUTH, METRICS_TOKEN, REFERRERS, seedLinks, USER_AGENTS } from './lib/servers.mjs';
+import { ADMIN_TOKEN, METRICS_AUTH, METRICS_TOKEN, randomVisits, seedLinks } from './lib/servers.mjs';
 import { startServer } from '../test/helpers/start-server.mjs';
 import { fmt, load, writeSection } from './lib/measure.mjs';
 
@@ -59,17 +59,11 @@ let sql;
 try {
   process.stderr.write(`seeding ${LINKS} links...\n`);
   const { slugs } = await seedLinks(hop.url, LINKS);
-  const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
   const visits = (duration) => ({
     url: hop.url,
     duration,
     connections: CONNECTIONS,
-    requests: [{
-      setupRequest: (req) => {
-        const referer = pick(REFERRERS);
-        return { ...req, path: `/${pick(slugs)}`, headers: { 'user-agent': pick(USER_AGENTS), ...(referer ? { referer } : {}) } };
-      },
-    }],
+    requests: randomVisits(slugs),
   });
   // Every link visited once: its row and the day's salt are cached, so redirects need no database.
   await load(visits(3));

@@ -2,7 +2,7 @@
 // Redirect throughput: Hop (click recording on, 10k links, realistic user agents and referrers)
 // against a bare Fastify answering a fixed 302, measured alternately in the same run.
 // Usage: node bench/redirect.mjs [postgres|embedded]   (default postgres)
-import { freshPostgres, METRICS_AUTH, REFERRERS, seedLinks, startBaseline, startHop, USER_AGENTS } from './lib/servers.mjs';
+import { freshPostgres, METRICS_AUTH, randomVisits, seedLinks, startBaseline, startHop, USER_AGENTS } from './lib/servers.mjs';
 import { fmt, load, writeSection } from './lib/measure.mjs';
 import { cpuMeter } from './lib/cpu.mjs';
 import { loadavg } from 'node:os';
@@ -26,15 +26,9 @@ const baseline = await startBaseline();
 try {
   process.stderr.write(`seeding ${LINKS} links on ${mode}...\n`);
   const { slugs } = await seedLinks(hop.url, LINKS);
-  const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
   const visits = (url) => ({
     url,
-    requests: [{
-      setupRequest: (req) => {
-        const referer = pick(REFERRERS);
-        return { ...req, path: `/${pick(slugs)}`, headers: { 'user-agent': pick(USER_AGENTS), ...(referer ? { referer } : {}) } };
-      },
-    }],
+    requests: randomVisits(slugs),
   });
   // Warm both (Hop's cache, JIT), then alternate so drift hits both alike. Every link is visited
   // once first: random visits for a few seconds leave thousands of links uncached where the server

@@ -83,3 +83,15 @@ export const USER_AGENTS = [
   'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
 ];
 export const REFERRERS = ['https://www.google.com/', 'https://t.co/abc', 'https://news.ycombinator.com/item?id=1', '', 'https://github.com/hop'];
+
+const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
+
+/** autocannon's `requests` for visits to random slugs, each with a random user agent and referrer. */
+export function randomVisits(slugs) {
+  return [{
+    setupRequest: (req) => {
+      const referer = pick(REFERRERS);
+      return { ...req, path: `/${pick(slugs)}`, headers: { 'user-agent': pick(USER_AGENTS), ...(referer ? { referer } : {}) } };
+    },
+  }];
+}
