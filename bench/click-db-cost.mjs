@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { freshPostgres } from './lib/servers.mjs';
 import { fmt, writeSection } from './lib/measure.mjs';
+import { cpuMsOf } from './lib/cpu.mjs';
 
 const CLICKS = Number(process.argv[2] ?? 200_000);
 const BATCH = Number(process.argv[3] ?? 5_000);
@@ -33,16 +34,6 @@ const { clickAggregationJob } = await import(new URL('jobs/click-aggregation-job
 const { aggregateClicks } = await import(new URL('domain/clicks/click-aggregation.js', dist));
 const { runExclusive } = await import(new URL('jobs/schedule.js', dist));
 
-const TICK_MS = 10;
-function cpuMs(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-}
 /** PostgreSQL processes: this database's backends, and the shared ones (no client address). */
 function pgPids(database) {
   const mine = [];
@@ -59,7 +50,7 @@ function pgPids(database) {
   }
   return { mine, shared };
 }
-const sum = (pids) => pids.reduce((s, p) => s + cpuMs(p), 0);
+const sum = (pids) => pids.reduce((s, p) => s + cpuMsOf(p), 0);
 
 const pg = freshPostgres();
 const db = await openDatabase({ databaseUrl: pg.url, dataDir: '' });
