@@ -36,10 +36,26 @@ async function unlessNotRun<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** COPY … FROM STDIN through postgres.js's writable stream. */
+/**
+ * COPY … FROM STDIN through postgres.js's writable stream. postgres.js (3.4.9) ends that stream
+ * only when PostgreSQL completes the COPY: when PostgreSQL refuses the rows after the last one was
+ * sent, the error goes to the query, whose promise has already settled (with the stream), and the
+ * stream never finishes. Waiting on it alone would hold the connection and every later write
+ * forever, so the refusal is also taken where postgres.js hands it over.
+ */
 async function copyInto(s: postgres.Sql, table: string, columns: readonly string[], rows: string) {
-  const writable = await s.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`).writable();
-  await pipeline(Readable.from([rows]), writable);
+  const query = s.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`) as unknown as
+    postgres.PendingQuery<postgres.Row[]> & { reject: (err: unknown) => void };
+  let refuse!: (err: unknown) => void;
+  const refused = new Promise<never>((_, reject) => (refuse = reject));
+  refused.catch(() => {}); // observed by the race below, or not needed once the COPY is done
+  const rejectQuery = query.reject;
+  query.reject = (err) => {
+    refuse(err);
+    rejectQuery(err);
+  };
+  const writable = await query.writable();
+  await Promise.race([pipeline(Readable.from([rows]), writable), refused]);
 }
 
 const wrap = (s: postgres.Sql): Queryable => ({
