@@ -68,6 +68,10 @@ const wrap = (s: postgres.Sql): Queryable => ({
   copyIn: (table, columns, rows) => copyInto(s, table, columns, rows),
 });
 
+/** Errors after which the connection they came from is gone: socket errors and postgres.js's closes. */
+const GONE = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED', '57P01', '57P02']);
+const connectionGone = (err: unknown) => GONE.has((err as { code?: string } | null)?.code ?? '');
+
 /** What a statement of a transaction answers once the transaction's connection is gone. */
 class ConnectionLostError extends Error {
   code = 'CONNECTION_CLOSED';
@@ -160,7 +164,11 @@ function createTransactionSession(url: string, options: Options) {
         if (failed) throw failed;
         if (!alive()) throw new ConnectionLostError();
       } catch (err) {
-        if (alive()) await sql.unsafe('rollback').catch(() => {});
+        // A statement that failed because the connection went (a reset, a close) may be told
+        // before postgres.js calls onclose: a ROLLBACK then would wait for a new connection, for
+        // as long as the database is away, and hold this session and the caller (the click
+        // writer) that long. PostgreSQL rolled the transaction back when the session ended.
+        if (alive() && !connectionGone(err)) await sql.unsafe('rollback').catch(() => {});
         throw err;
       }
       if (!alive()) throw new ConnectionLostError();
