@@ -38,7 +38,7 @@ const agentFacts = memoizeByString((userAgent: string) => {
 export function createSmartVisits(deps: { geo: GeoLookup; geoHeader?: string; salts: VisitorSalts }) {
   const { geo, geoHeader, salts } = deps;
 
-  function factsOf(link: RedirectLink, salt: Buffer, ip: string, headers: IncomingHttpHeaders): VisitorFacts {
+  function factsOf(link: RedirectLink, salt: string, ip: string, headers: IncomingHttpHeaders): VisitorFacts {
     const needs = link.smart!.needs;
     const ua = headers['user-agent'] ?? '';
     const agent = needs.agent ? agentFacts(ua) : null;
@@ -59,7 +59,7 @@ export function createSmartVisits(deps: { geo: GeoLookup; geoHeader?: string; sa
      * visitor hash and country rather than work them out again); null for a plain link (its url,
      * target `default`).
      */
-    choose(link: RedirectLink, salt: Buffer, ip: string, headers: IncomingHttpHeaders, now: number): SmartChoice | null {
+    choose(link: RedirectLink, salt: string, ip: string, headers: IncomingHttpHeaders, now: number): SmartChoice | null {
       if (!link.smart) return null;
       const facts = factsOf(link, salt, ip, headers);
       const choice = chooseTarget(link, link.smart, facts, now, false) as SmartChoice;

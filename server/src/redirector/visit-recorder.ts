@@ -14,7 +14,7 @@ export interface VisitSource {
 /** What the redirector knows of a visit it answered: the request's parts the record needs. */
 export interface AnsweredVisit {
   /** Today's visitor salt, already loaded. */
-  salt: Buffer;
+  salt: string;
   link: RedirectLink;
   from: VisitSource;
   ip: string;
