@@ -15,8 +15,11 @@ import { spawnHop, type TailProcess } from './tail-process.js';
 const dataDir = mkdtempSync(join(tmpdir(), 'hop-tail-'));
 const SERVER_ENV = {
   HOP_ALLOW_PRIVATE_URLS: '1', HOP_WEBHOOK_RETRY_SCALE: '0.01', HOP_ADMIN_TOKEN: ADMIN_TOKEN,
-  // Fixed, so the stream secret (derived from it) and sessions survive the restart below.
-  HOP_SECRET: 'tail-test-secret-tail-test-secret-0123456789',
+  // Fixed, so the stream secret (derived from it) and sessions survive the restart below: the run's
+  // secret, which every server of the run shares. Another one would make this server a fleet member
+  // that cannot read the other servers' webhook secrets: on PostgreSQL its dispatcher would claim
+  // their deliveries and fail them ("HOP_SECRET differs"), as a misconfigured fleet would.
+  HOP_SECRET: process.env.HOP_TEST_SECRET ?? 'tail-test-secret-tail-test-secret-0123456789',
 };
 let server: Awaited<ReturnType<typeof startServer>>;
 let t: Team;
