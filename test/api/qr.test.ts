@@ -168,11 +168,11 @@ test('scans obey the link: password, expiry', async () => {
   assert.equal(unlocked.headers.get('location'), 'https://example.com/secret');
 
   const { data: soon } = await t.api.call('createLink', {
-    params: { workspaceId: t.workspaceId }, body: { url: 'https://example.com/soon', expiresAt: new Date(Date.now() + 1500).toISOString() },
+    params: { workspaceId: t.workspaceId }, body: { url: 'https://example.com/soon', expiresAt: new Date(Date.now() + 4000).toISOString() },
   });
   const { data: qr2 } = await t.api.call('createQrCode', { params: { linkId: soon.id }, body: {} });
   assert.equal((await visit(qr2.scanUrl)).status, 302);
-  await new Promise((r) => setTimeout(r, 1600));
+  await new Promise((r) => setTimeout(r, 4100));
   assert.equal((await visit(qr2.scanUrl)).status, 410);
 });
 

@@ -80,7 +80,7 @@ test('what the fast path declines goes through the router: HEAD, passwords, limi
   const plain = await create({ url: 'https://example.com/plain' });
   const locked = await create({ url: 'https://example.com/secret', password: 'open sesame' });
   const limited = await create({ url: 'https://example.com/limited', maxClicks: 1 });
-  const expiring = await create({ url: 'https://example.com/soon', expiresAt: new Date(Date.now() + 1500).toISOString() });
+  const expiring = await create({ url: 'https://example.com/soon', expiresAt: new Date(Date.now() + 4000).toISOString() });
   for (const l of [plain, locked, limited, expiring]) await get(`/${l.slug}`, { 'user-agent': BROWSER_UA.googlebot }); // fill the cache
   const before = await fastVisits();
 
@@ -96,7 +96,7 @@ test('what the fast path declines goes through the router: HEAD, passwords, limi
   assert.equal((await get('/no-such-link-here')).status, 404);
   assert.equal(await fastVisits(), before, 'none of these was answered by the fast path');
 
-  await new Promise((r) => setTimeout(r, 1600));
+  await new Promise((r) => setTimeout(r, 4100));
   const gone = await get(`/${expiring.slug}`);
   assert.equal(gone.status, 410, 'an expired link answers 410 the moment it expires, cached or not');
   assert.equal(await fastVisits(), before);

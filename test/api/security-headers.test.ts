@@ -24,7 +24,7 @@ test('the redirector\'s pages: password form (200 and 401), 404, 410 and the 429
   const t = await team('pro');
   const ws = { workspaceId: t.workspaceId };
   const { data: locked } = await t.api.call('createLink', { params: ws, body: { url: 'https://example.com/hdr-secret', password: 'right one' } });
-  const { data: gone } = await t.api.call('createLink', { params: ws, body: { url: 'https://example.com/hdr-gone', expiresAt: new Date(Date.now() + 1500).toISOString() } });
+  const { data: gone } = await t.api.call('createLink', { params: ws, body: { url: 'https://example.com/hdr-gone', expiresAt: new Date(Date.now() + 4000).toISOString() } });
 
   assertSecured(await page(`/${locked.slug}`), 'password form');
   const ip = randomIp();
@@ -43,7 +43,7 @@ test('the redirector\'s pages: password form (200 and 401), 404, 410 and the 429
   assert.equal(missing.status, 404);
   assertSecured(missing, '404 page');
 
-  await new Promise((r) => setTimeout(r, 1600));
+  await new Promise((r) => setTimeout(r, 4100));
   const expired = await page(`/${gone.slug}`);
   assert.equal(expired.status, 410);
   assertSecured(expired, '410 page');

@@ -70,7 +70,7 @@ test('API, redirector, dispatcher and jobs as four processes on one PostgreSQL a
     }, 5000, 'the clicks in the API');
 
     // The jobs process expires a link; the dispatcher process delivers both events.
-    const { data: soon } = await t.api.call('createLink', { params: ws, body: { url: 'https://example.com/soon', expiresAt: new Date(Date.now() + 500).toISOString() } });
+    const { data: soon } = await t.api.call('createLink', { params: ws, body: { url: 'https://example.com/soon', expiresAt: new Date(Date.now() + 3000).toISOString() } });
     await eventually(async () => {
       const types = receiver.received.map((r) => JSON.parse(r.body)).filter((e) => e.data.linkId === soon.id || e.data.id === soon.id || e.data.link?.id === soon.id).map((e) => e.type);
       return types.includes('link.created') && types.includes('link.expired') ? true : undefined;
