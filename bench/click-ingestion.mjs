@@ -7,7 +7,7 @@
 // Usage: node bench/click-ingestion.mjs   (HOP_BENCH_SECONDS=10 shortens the run while developing)
 import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
-import { freshPostgres, METRICS_AUTH, randomVisits, seedLinks, startBaseline, startHop } from './lib/servers.mjs';
+import { freshPostgres, metricValue, randomVisits, seedLinks, startBaseline, startHop } from './lib/servers.mjs';
 import { fmt, load, writeSection } from './lib/measure.mjs';
 
 const SECONDS = Number(process.env.HOP_BENCH_SECONDS ?? 60);
@@ -30,11 +30,7 @@ function memory() {
 }
 
 /** Visits waiting to be written, from GET /metrics (null if the gauge is not there). */
-async function bufferDepth() {
-  const text = await (await fetch(`${hop.url}/metrics`, { headers: METRICS_AUTH })).text().catch(() => '');
-  const m = /^hop_click_buffer_depth (\d+)/m.exec(text);
-  return m ? Number(m[1]) : null;
-}
+const bufferDepth = () => metricValue(hop.url, 'hop_click_buffer_depth');
 
 async function counts() {
   const [r] = await sql`select count(*)::int as rows, count(*) filter (where not is_bot)::int as humans,

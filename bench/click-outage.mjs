@@ -10,7 +10,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 import postgres from 'postgres';
-import { ADMIN_TOKEN, METRICS_AUTH, METRICS_TOKEN, randomVisits, seedLinks } from './lib/servers.mjs';
+import { ADMIN_TOKEN, METRICS_TOKEN, metricValue, randomVisits, seedLinks } from './lib/servers.mjs';
 import { startServer } from '../test/helpers/start-server.mjs';
 import { fmt, load, writeSection } from './lib/measure.mjs';
 
@@ -38,11 +38,7 @@ const spoolBytes = () => {
   }
 };
 
-async function metric(name) {
-  const text = await (await fetch(`${hop.url}/metrics`, { headers: METRICS_AUTH })).text().catch(() => '');
-  const m = new RegExp(`^${name} (\\d+)`, 'm').exec(text);
-  return m ? Number(m[1]) : null;
-}
+const metric = (name) => metricValue(hop.url, name);
 
 /** Rows in the clicks table (null while the database is down). */
 async function rows(sql) {

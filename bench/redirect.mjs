@@ -2,21 +2,13 @@
 // Redirect throughput: Hop (click recording on, 10k links, realistic user agents and referrers)
 // against a bare Fastify answering a fixed 302, measured alternately in the same run.
 // Usage: node bench/redirect.mjs [postgres|embedded]   (default postgres)
-import { freshPostgres, METRICS_AUTH, randomVisits, seedLinks, startBaseline, startHop, USER_AGENTS } from './lib/servers.mjs';
+import { fastPathVisits, freshPostgres, metricValue, randomVisits, seedLinks, startBaseline, startHop, USER_AGENTS } from './lib/servers.mjs';
 import { fmt, load, writeSection } from './lib/measure.mjs';
 import { cpuMeter } from './lib/cpu.mjs';
 import { loadavg } from 'node:os';
 
 const mode = process.argv[2] ?? 'postgres';
 const loadAverage = () => loadavg().map((n) => n.toFixed(1)).join(', ');
-
-/** A gauge or counter without labels from the server's /metrics. */
-async function metric(url, name) {
-  const text = await (await fetch(`${url}/metrics`, { headers: METRICS_AUTH })).text();
-  return Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? NaN);
-}
-/** Visits answered on the redirector's fast path so far. */
-const fastPathVisits = (url) => metric(url, 'hop_redirect_fast_path_total');
 
 /**
  * Waits until every visit of the round is written (nothing in the click buffer or the spool), and
@@ -26,7 +18,7 @@ const fastPathVisits = (url) => metric(url, 'hop_redirect_fast_path_total');
  */
 async function writtenAfter(url) {
   const start = Date.now();
-  while ((await metric(url, 'hop_click_buffer_depth')) + (await metric(url, 'hop_click_spool_bytes')) > 0) {
+  while (((await metricValue(url, 'hop_click_buffer_depth')) ?? 0) + ((await metricValue(url, 'hop_click_spool_bytes')) ?? 0) > 0) {
     if (Date.now() - start > 300_000) throw new Error('visits still unwritten 300 s after the round');
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -7,7 +7,7 @@
 // database's work on the clicks is out of the server's process, so its CPU is the redirect's alone)
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { ADMIN_TOKEN, freshPostgres, METRICS_AUTH, startHop, USER_AGENTS } from './lib/servers.mjs';
+import { ADMIN_TOKEN, fastPathVisits, freshPostgres, startHop, USER_AGENTS } from './lib/servers.mjs';
 import { fmt, load, writeSection } from './lib/measure.mjs';
 import { cpuMeter } from './lib/cpu.mjs';
 
@@ -84,12 +84,6 @@ async function inProcess() {
     smartUs: time(smartLink, 200_000, false), plainUs: time(plainLink, 200_000, false),
     smartRecordedUs: time(smartLink, 200_000, true), plainRecordedUs: time(plainLink, 200_000, true),
   };
-}
-
-/** Visits answered on the redirector's fast path so far (its counter in /metrics). */
-async function fastPathVisits(url) {
-  const text = await (await fetch(`${url}/metrics`, { headers: METRICS_AUTH })).text();
-  return Number(/^hop_redirect_fast_path_total (\d+)/m.exec(text)?.[1] ?? NaN);
 }
 
 const mode = process.argv[2] ?? 'embedded';

@@ -25,6 +25,16 @@ export function freshPostgres() {
 export const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 export const METRICS_AUTH = { authorization: `Bearer ${METRICS_TOKEN}` };
 
+/** A gauge or counter without labels from a server's /metrics; null when it is not there (or the server is not answering). */
+export async function metricValue(url, name) {
+  const text = await fetch(`${url}/metrics`, { headers: METRICS_AUTH }).then((r) => r.text()).catch(() => '');
+  const m = new RegExp(`^${name} (\\d+)`, 'm').exec(text);
+  return m ? Number(m[1]) : null;
+}
+
+/** Visits answered on the redirector's fast path so far (NaN when the counter cannot be read). */
+export const fastPathVisits = async (url) => (await metricValue(url, 'hop_redirect_fast_path_total')) ?? NaN;
+
 export async function startHop(env = {}, nodeArgs = []) {
   return startServer({
     nodeArgs,

@@ -16,6 +16,8 @@ type Options = postgres.Options<Record<string, postgres.PostgresType>>;
  * back) or never began (57P03, the server is starting up or shutting down).
  */
 const NOT_RUN = new Set(['57P01', '57P02', '57P03']);
+/** An error's code: a SQLSTATE from PostgreSQL, a socket's (ECONNRESET…) or postgres.js's own. */
+const codeOf = (err: unknown) => (err as { code?: string } | null)?.code ?? '';
 
 /**
  * Runs a statement again, up to three times over half a second, when PostgreSQL says it did not
@@ -30,7 +32,7 @@ async function unlessNotRun<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (err) {
-      if (attempt >= 4 || !NOT_RUN.has((err as { code?: string }).code ?? '')) throw err;
+      if (attempt >= 4 || !NOT_RUN.has(codeOf(err))) throw err;
       await new Promise((r) => setTimeout(r, 50 * attempt * attempt));
     }
   }
@@ -70,7 +72,7 @@ const wrap = (s: postgres.Sql): Queryable => ({
 
 /** Errors after which the connection they came from is gone: socket errors and postgres.js's closes. */
 const GONE = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED', '57P01', '57P02']);
-const connectionGone = (err: unknown) => GONE.has((err as { code?: string } | null)?.code ?? '');
+const connectionGone = (err: unknown) => GONE.has(codeOf(err));
 
 /** What a statement of a transaction answers once the transaction's connection is gone. */
 class ConnectionLostError extends Error {
