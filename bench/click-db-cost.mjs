@@ -82,7 +82,25 @@ try {
       isBot: !!agent.bot, counted: false, device: agent.device, browser: agent.browser, os: agent.os, referrer: pick(REFERRERS),
     };
   };
-  const job = clickAggregationJob();
+  // Rows each aggregation writes (inserted or updated), read in its own transaction: a count that
+  // does not move with the machine's load, where CPU per click moves by ±10% from run to run.
+  const written = { rollups: 0, visitors: 0, counters: 0 };
+  const ROWS_WRITTEN = `select
+      pg_stat_get_xact_tuples_inserted('click_rollups'::regclass) + pg_stat_get_xact_tuples_updated('click_rollups'::regclass) as rollups,
+      pg_stat_get_xact_tuples_inserted('daily_visitors'::regclass) as visitors,
+      pg_stat_get_xact_tuples_inserted('link_counters'::regclass) + pg_stat_get_xact_tuples_updated('link_counters'::regclass) as counters`;
+  let counting = false;
+  const countRows = async (tx) => {
+    if (!counting) return;
+    const [r] = await tx.query(ROWS_WRITTEN);
+    for (const k of Object.keys(written)) written[k] += Number(r[k]);
+  };
+  const plainJob = clickAggregationJob();
+  const job = { ...plainJob, async run(tx) {
+    const result = await plainJob.run(tx);
+    await countRows(tx);
+    return result;
+  } };
   // Build every batch's COPY text first: only the database's work is measured.
   const batchesOf = async (n) => {
     const out = [];
@@ -101,6 +119,7 @@ try {
   await db.transaction(async (tx) => tx.query('select 1'));
   await db.transaction((tx) => aggregateClicks(tx));
 
+  counting = true;
   const { mine, shared } = pgPids(pg.name);
   const start = { mine: sum(mine), shared: sum(shared) };
   const startLsn = (await db.query('select pg_current_wal_lsn()::text as l'))[0].l;
@@ -117,7 +136,10 @@ try {
   }
   // Whatever the job left waiting is rolled up, and counted.
   const c = sum(mine);
-  await db.transaction((tx) => aggregateClicks(tx));
+  await db.transaction(async (tx) => {
+    await aggregateClicks(tx);
+    await countRows(tx);
+  });
   aggregateMs += sum(mine) - c;
   const end = { mine: sum(mine), shared: sum(shared) };
   const [{ wal }] = await db.query('select pg_wal_lsn_diff(pg_current_wal_lsn(), $1)::bigint as wal', [startLsn]);
@@ -134,6 +156,9 @@ try {
     `| **backends, total** | **${fmt(us(end.mine - start.mine), 2)} µs** |`,
     `| shared processes (WAL writer, checkpointer; every database on the machine) | ${fmt(us(end.shared - start.shared), 2)} µs |`,
     `| WAL written (machine-wide) | ${fmt(Number(wal) / CLICKS, 0)} bytes |`,
+    `| rollup rows written (inserted or updated) | ${fmt(written.rollups / CLICKS, 2)} |`,
+    `| new day-visitor rows | ${fmt(written.visitors / CLICKS, 2)} |`,
+    `| link counter rows written | ${fmt(written.counters / CLICKS, 2)} |`,
   ].join('\n');
   console.log(lines);
   if (process.env.HOP_BENCH_WRITE !== '0') writeSection('Click database cost (PostgreSQL)', lines);

@@ -38,6 +38,25 @@ function sortedEntries(map: Map<string, { clicks: number; uniques: number }>): B
     .sort((a, b) => b.clicks - a.clicks || (a.key ?? '').localeCompare(b.key ?? ''));
 }
 
+const DEFAULT_TARGET = 'default';
+
+/**
+ * The clicks the link's own URL served: every click no smart rule, variant or app link took. The
+ * rollups keep no row for them (it would repeat the day's total for every link that is not smart),
+ * so they are the total less the other targets; a default row read anyway (the pending clicks, or
+ * rollups written before this rule) is left out above, not to count it twice. Uniques subtract
+ * the same way: each unique click is unique under exactly one target.
+ */
+function addDefaultTarget(byDimension: Map<string, Map<string, { clicks: number; uniques: number }>>, clicks: number, uniques: number) {
+  const targets = byDimension.get('target') ?? new Map<string, { clicks: number; uniques: number }>();
+  for (const other of targets.values()) {
+    clicks -= other.clicks;
+    uniques -= other.uniques;
+  }
+  if (clicks > 0) targets.set(DEFAULT_TARGET, { clicks, uniques });
+  byDimension.set('target', targets);
+}
+
 /**
  * Analytics read the daily rollups the aggregation job keeps, plus the few seconds of raw clicks
  * it has not rolled up yet, so a link with a million clicks costs about what one with ten does and
@@ -110,7 +129,7 @@ export function createAnalyticsService(deps: { db: Queryable; clock: Clock; shor
           d.clicks += r.clicks;
           d.uniques += r.uniques;
         }
-      } else {
+      } else if (r.dimension !== 'target' || r.key !== DEFAULT_TARGET) {
         const m = byDimension.get(r.dimension) ?? new Map();
         const e = m.get(r.key) ?? { clicks: 0, uniques: 0 };
         e.clicks += r.clicks;
@@ -119,6 +138,8 @@ export function createAnalyticsService(deps: { db: Queryable; clock: Clock; shor
         byDimension.set(r.dimension, m);
       }
     }
+
+    addDefaultTarget(byDimension, totalClicks, uniqueClicks);
 
     const result: Analytics = { start: range.start, end: range.end, totalClicks, uniqueClicks, failedPasswordAttempts };
     const group = q.groupBy;

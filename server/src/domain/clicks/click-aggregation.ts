@@ -36,7 +36,7 @@ export async function pendingClicks(tx: Queryable): Promise<{ clicks: number; si
 
 /**
  * Rolls up the clicks appended since the watermark, in the caller's transaction: the day's new
- * visitors, the daily rollups (seven dimensions) and the links' counters, then the watermark moves
+ * visitors, the daily rollups (seven dimensions, the default target derived) and the links' counters, then the watermark moves
  * to the end of the range. Output and watermark commit together, so a run that dies changes
  * nothing and the next one does the same range again: no click counts twice, none is skipped.
  * Bots are in the log but count nowhere; clicks of links deleted since are skipped.
@@ -75,6 +75,9 @@ export async function aggregateClicks(tx: Queryable): Promise<{ from: number; to
        from humans h cross join lateral (values ('total', ''), ('country', coalesce(h.country, '')),
          ('device', coalesce(h.device, '')), ('browser', coalesce(h.browser, '')), ('os', coalesce(h.os, '')),
          ('referrer', coalesce(h.referrer, '')), ('target', h.target)) as d(dimension, key)
+       -- The default target's row would repeat \`total\` for every link that is not smart: analytics
+       -- derive it as total minus the other targets (docs/decisions.md, "The default target is derived").
+       where d.dimension <> 'target' or d.key <> 'default'
        group by h.link_id, h.day, d.dimension, d.key
        on conflict (link_id, day, dimension, key) do update
          set clicks = click_rollups.clicks + excluded.clicks, uniques = click_rollups.uniques + excluded.uniques

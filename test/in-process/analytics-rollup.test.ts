@@ -1,0 +1,88 @@
+// Analytics read two halves, the daily rollups the aggregation job writes and the clicks it has not
+// rolled up yet; both must answer the same. In process (test/helpers/in-process.ts): the test
+// flushes the click buffer and runs the job itself, so it compares the same clicks pending, rolled
+// up, and half and half, with no waiting. The default target has no rollup row of its own (the
+// total less the other targets: docs/decisions.md, "The default target is derived").
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { aggregateClicks } from '../../server/src/domain/clicks/click-aggregation.js';
+import { inProcessApi, type InProcessApi } from '../helpers/in-process.js';
+
+const SHORT = 'short.test';
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0';
+const EDGE = `${'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36'} Edg/126.0`;
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+let api: InProcessApi;
+
+before(async () => {
+  api = await inProcessApi({ HOP_SHORT_DOMAIN: SHORT, HOP_RATE_LIMIT_SCALE: '1000' });
+});
+after(async () => {
+  await api.close();
+});
+
+async function smartLink() {
+  const email = `rollup-${Date.now()}@example.test`;
+  const signup = await api.request('POST', '/v1/auth/signup', { body: { email, password: 'correct horse battery', name: 'Owner' } });
+  assert.equal(signup.status, 201, JSON.stringify(signup.body));
+  const token = signup.body.data.token as string;
+  const ws = await api.request('POST', '/v1/workspaces', { token, body: { name: 'W', slug: `w-${Date.now()}` } });
+  assert.equal(ws.status, 201, JSON.stringify(ws.body));
+  const workspaceId = ws.body.data.id as string;
+  const created = await api.request('POST', `/v1/workspaces/${workspaceId}/links`, {
+    token, body: { url: 'https://example.com/default', ios: 'https://example.com/ios', rules: [{ when: { language: 'de' }, url: 'https://example.com/de' }] },
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return { token, workspaceId, link: created.body.data as { id: string; slug: string } };
+}
+
+async function visit(slug: string, ua: string, language?: string) {
+  const res = await api.request('GET', `/${slug}`, { headers: { host: SHORT, 'user-agent': ua, ...(language ? { 'accept-language': language } : {}) } });
+  assert.equal(res.status, 302);
+}
+
+const rollUp = () => api.services.db.transaction((tx) => aggregateClicks(tx));
+
+test('analytics answer the same for clicks pending, rolled up, or both; the default target is the total less the others', async () => {
+  const { token, workspaceId, link } = await smartLink();
+  const analytics = async () => {
+    const res = await api.request('GET', `/v1/workspaces/${workspaceId}/links/${link.id}/analytics?days=7`, { token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body.data;
+  };
+  // Chrome twice (one visitor), Firefox (default target), German twice (rule:0, one visitor), an iPhone.
+  const first = [[CHROME], [CHROME], [FIREFOX], [CHROME, 'de'], [IPHONE]] as const;
+  for (const [ua, language] of first) await visit(link.slug, ua, language);
+  await api.services.clicks.flush();
+  const pending = await analytics();
+  assert.equal(pending.totalClicks, 5);
+  assert.deepEqual(pending.targets, [
+    { key: 'default', clicks: 3, uniqueClicks: 2 },
+    { key: 'ios', clicks: 1, uniqueClicks: 1 },
+    { key: 'rule:0', clicks: 1, uniqueClicks: 0 },
+  ]);
+
+  await rollUp();
+  assert.deepEqual(await analytics(), pending, 'rolled up as they were pending');
+  const [{ n }] = await api.services.db.query<{ n: number }>(
+    `select count(*)::int as n from click_rollups where link_id = $1 and dimension = 'target' and key = 'default'`, [link.id]);
+  assert.equal(n, 0, 'no rollup row for the default target');
+
+  // Two of the same visitors (the iPhone's app link wins over the German rule) and a new one, left
+  // pending on top of the rollups.
+  for (const [ua, language] of [[FIREFOX], [IPHONE, 'de'], [EDGE]] as const) await visit(link.slug, ua, language);
+  await api.services.clicks.flush();
+  const both = await analytics();
+  assert.equal(both.totalClicks, 8);
+  assert.equal(both.uniqueClicks, 4);
+  assert.deepEqual(both.targets, [
+    { key: 'default', clicks: 5, uniqueClicks: 3 },
+    { key: 'ios', clicks: 2, uniqueClicks: 1 },
+    { key: 'rule:0', clicks: 1, uniqueClicks: 0 },
+  ]);
+  await rollUp();
+  assert.deepEqual(await analytics(), both, 'rolled up as they were half pending');
+  const grouped = await api.request('GET', `/v1/workspaces/${workspaceId}/links/${link.id}/analytics?days=7&groupBy=target`, { token });
+  assert.deepEqual(grouped.body.data.groups, both.targets);
+});
