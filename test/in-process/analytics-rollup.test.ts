@@ -1,8 +1,9 @@
 // Analytics read two halves, the daily rollups the aggregation job writes and the clicks it has not
 // rolled up yet; both must answer the same. In process (test/helpers/in-process.ts): the test
 // flushes the click buffer and runs the job itself, so it compares the same clicks pending, rolled
-// up, and half and half, with no waiting. The default target has no rollup row of its own (the
-// total less the other targets: docs/decisions.md, "The default target is derived").
+// up, and half and half, with no waiting. Each dimension's fallback (no country, no referrer, a
+// desktop, the default target) has no rollup row of its own: it is the total less the dimension's
+// other keys (docs/decisions.md, "Rollups keep no row for what the total implies").
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { aggregateClicks } from '../../server/src/domain/clicks/click-aggregation.js';
@@ -37,23 +38,25 @@ async function smartLink() {
   return { token, workspaceId, link: created.body.data as { id: string; slug: string } };
 }
 
-async function visit(slug: string, ua: string, language?: string) {
-  const res = await api.request('GET', `/${slug}`, { headers: { host: SHORT, 'user-agent': ua, ...(language ? { 'accept-language': language } : {}) } });
+async function visit(slug: string, ua: string, language?: string, referer?: string) {
+  const headers = { host: SHORT, 'user-agent': ua, ...(language ? { 'accept-language': language } : {}), ...(referer ? { referer } : {}) };
+  const res = await api.request('GET', `/${slug}`, { headers });
   assert.equal(res.status, 302);
 }
 
 const rollUp = () => api.services.db.transaction((tx) => aggregateClicks(tx));
 
-test('analytics answer the same for clicks pending, rolled up, or both; the default target is the total less the others', async () => {
+test('analytics answer the same for clicks pending, rolled up, or both; unknown values and the default target are the total less the other keys', async () => {
   const { token, workspaceId, link } = await smartLink();
   const analytics = async () => {
     const res = await api.request('GET', `/v1/workspaces/${workspaceId}/links/${link.id}/analytics?days=7`, { token });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return res.body.data;
   };
-  // Chrome twice (one visitor), Firefox (default target), German twice (rule:0, one visitor), an iPhone.
-  const first = [[CHROME], [CHROME], [FIREFOX], [CHROME, 'de'], [IPHONE]] as const;
-  for (const [ua, language] of first) await visit(link.slug, ua, language);
+  // Chrome twice (one visitor, first from GitHub), Firefox (default target), Chrome in German
+  // (rule:0), an iPhone (ios). No country: the in-process server has no geo database.
+  await visit(link.slug, CHROME, undefined, 'https://github.com/hop/readme');
+  for (const [ua, language] of [[CHROME], [FIREFOX], [CHROME, 'de'], [IPHONE]] as const) await visit(link.slug, ua, language);
   await api.services.clicks.flush();
   const pending = await analytics();
   assert.equal(pending.totalClicks, 5);
@@ -62,12 +65,17 @@ test('analytics answer the same for clicks pending, rolled up, or both; the defa
     { key: 'ios', clicks: 1, uniqueClicks: 1 },
     { key: 'rule:0', clicks: 1, uniqueClicks: 0 },
   ]);
+  assert.deepEqual(pending.referrers, [{ key: null, clicks: 4, uniqueClicks: 2 }, { key: 'github.com', clicks: 1, uniqueClicks: 1 }]);
+  assert.deepEqual(pending.countries, [{ key: null, clicks: 5, uniqueClicks: 3 }]);
+  assert.deepEqual(pending.devices, [{ key: 'desktop', clicks: 4, uniqueClicks: 2 }, { key: 'mobile', clicks: 1, uniqueClicks: 1 }]);
 
   await rollUp();
   assert.deepEqual(await analytics(), pending, 'rolled up as they were pending');
   const [{ n }] = await api.services.db.query<{ n: number }>(
-    `select count(*)::int as n from click_rollups where link_id = $1 and dimension = 'target' and key = 'default'`, [link.id]);
-  assert.equal(n, 0, 'no rollup row for the default target');
+    `select count(*)::int as n from click_rollups where link_id = $1
+       and ((dimension = 'target' and key = 'default') or (dimension = 'device' and key = 'desktop') or (dimension <> 'total' and key = ''))`,
+    [link.id]);
+  assert.equal(n, 0, 'no rollup row for a fallback value');
 
   // Two of the same visitors (the iPhone's app link wins over the German rule) and a new one, left
   // pending on top of the rollups.

@@ -6,6 +6,7 @@ import { PLAN_LIMITS } from '../plans/plan-limits.js';
 import { bucketOf, resolveRange } from './analytics-range.js';
 import { createSharedReads } from './shared-reads.js';
 import { breakdownSql, topLinksSql, type AnalyticsSqlParams } from './analytics-sql.js';
+import { DERIVED_KEYS } from '../clicks/click-aggregation.js';
 
 interface RollupRow {
   day: string;
@@ -32,30 +33,35 @@ export interface AnalyticsRequest {
 
 const BREAKDOWNS = { country: 'countries', device: 'devices', browser: 'browsers', os: 'os', referrer: 'referrers', target: 'targets' } as const;
 
-function sortedEntries(map: Map<string, { clicks: number; uniques: number }>): BreakdownEntry[] {
+type Counts = { clicks: number; uniques: number };
+
+function sortedEntries(map: Map<string, Counts>): BreakdownEntry[] {
   return [...map.entries()]
     .map(([key, v]) => ({ key: key === '' ? null : key, clicks: v.clicks, uniqueClicks: v.uniques }))
     .sort((a, b) => b.clicks - a.clicks || (a.key ?? '').localeCompare(b.key ?? ''));
 }
 
-const DEFAULT_TARGET = 'default';
-
 /**
- * The clicks the link's own URL served: every click no smart rule, variant or app link took. The
- * rollups keep no row for them (it would repeat the day's total for every link that is not smart),
- * so they are the total less the other targets; a default row read anyway (the pending clicks, or
- * rollups written before this rule) is left out above, not to count it twice. Uniques subtract
- * the same way: each unique click is unique under exactly one target.
+ * Each dimension's key that has no rollup row (DERIVED_KEYS: its fallback, such as no country or
+ * the default target) is the total less the dimension's other keys; such a row read anyway (the pending
+ * clicks, or rollups written before the rule) is skipped when summing, not to count it twice.
+ * Uniques subtract the same way: a unique click is unique under exactly one key of each dimension.
  */
-function addDefaultTarget(byDimension: Map<string, Map<string, { clicks: number; uniques: number }>>, clicks: number, uniques: number) {
-  const targets = byDimension.get('target') ?? new Map<string, { clicks: number; uniques: number }>();
-  for (const other of targets.values()) {
-    clicks -= other.clicks;
-    uniques -= other.uniques;
+function addDerivedKeys(byDimension: Map<string, Map<string, Counts>>, totalClicks: number, totalUniques: number) {
+  for (const [dimension, key] of Object.entries(DERIVED_KEYS)) {
+    const keys = byDimension.get(dimension) ?? new Map<string, Counts>();
+    let clicks = totalClicks;
+    let uniques = totalUniques;
+    for (const other of keys.values()) {
+      clicks -= other.clicks;
+      uniques -= other.uniques;
+    }
+    if (clicks > 0) keys.set(key, { clicks, uniques });
+    byDimension.set(dimension, keys);
   }
-  if (clicks > 0) targets.set(DEFAULT_TARGET, { clicks, uniques });
-  byDimension.set('target', targets);
 }
+
+const isDerived = (dimension: string, key: string) => DERIVED_KEYS[dimension as keyof typeof DERIVED_KEYS] === key;
 
 /**
  * Analytics read the daily rollups the aggregation job keeps, plus the few seconds of raw clicks
@@ -117,7 +123,7 @@ export function createAnalyticsService(deps: { db: Queryable; clock: Clock; shor
     let uniqueClicks = 0;
     let failedPasswordAttempts = 0;
     const perDay = new Map(range.days.map((d) => [d, { clicks: 0, uniques: 0 }]));
-    const byDimension = new Map<string, Map<string, { clicks: number; uniques: number }>>();
+    const byDimension = new Map<string, Map<string, Counts>>();
     for (const r of rows) {
       if (r.dimension === 'password_failures') {
         failedPasswordAttempts += r.clicks;
@@ -129,7 +135,7 @@ export function createAnalyticsService(deps: { db: Queryable; clock: Clock; shor
           d.clicks += r.clicks;
           d.uniques += r.uniques;
         }
-      } else if (r.dimension !== 'target' || r.key !== DEFAULT_TARGET) {
+      } else if (!isDerived(r.dimension, r.key)) {
         const m = byDimension.get(r.dimension) ?? new Map();
         const e = m.get(r.key) ?? { clicks: 0, uniques: 0 };
         e.clicks += r.clicks;
@@ -139,7 +145,7 @@ export function createAnalyticsService(deps: { db: Queryable; clock: Clock; shor
       }
     }
 
-    addDefaultTarget(byDimension, totalClicks, uniqueClicks);
+    addDerivedKeys(byDimension, totalClicks, uniqueClicks);
 
     const result: Analytics = { start: range.start, end: range.end, totalClicks, uniqueClicks, failedPasswordAttempts };
     const group = q.groupBy;
@@ -147,7 +153,7 @@ export function createAnalyticsService(deps: { db: Queryable; clock: Clock; shor
       result.timeseries = [...perDay.entries()].map(([date, v]) => ({ date, clicks: v.clicks, uniqueClicks: v.uniques }));
       for (const [dim, field] of Object.entries(BREAKDOWNS)) result[field] = sortedEntries(byDimension.get(dim) ?? new Map());
     } else if (group === 'day' || group === 'week' || group === 'month') {
-      const buckets = new Map<string, { clicks: number; uniques: number }>();
+      const buckets = new Map<string, Counts>();
       for (const [day, v] of perDay) {
         const key = group === 'day' ? day : bucketOf(day, group);
         const b = buckets.get(key) ?? { clicks: 0, uniques: 0 };
