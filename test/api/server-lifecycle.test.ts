@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHopClient } from '@hop/shared/client';
@@ -52,6 +52,25 @@ test('a second server on the same embedded data directory refuses to start', { s
     assert.equal((await fetch(`${first.url}/readyz`)).status, 200);
   } finally {
     assert.equal(await first.stop(), 0);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('the embedded database thread yields the CPU to the thread answering redirects', {
+  skip: (!!process.env.DATABASE_URL && 'embedded only') || (process.platform !== 'linux' && 'thread priorities are read from /proc'),
+}, async () => {
+  const dataDir = tempDir();
+  const server = await startServer({ dataDir, env: { DATABASE_URL: '' } });
+  try {
+    // Field 19 of a thread's stat is its nice value; the command name may hold spaces, hence after ')'.
+    const niceOf = (task: string) => Number(readFileSync(`/proc/${server.child.pid}/task/${task}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
+    const main = niceOf(String(server.child.pid));
+    const niced = readdirSync(`/proc/${server.child.pid}/task`).map(niceOf).filter((n) => n > main);
+    // One thread, PGlite's, runs ten steps nicer; the main thread keeps the process's priority.
+    assert.deepEqual(niced, [Math.min(19, main + 10)]);
+    assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
+  } finally {
+    assert.equal(await server.stop(), 0);
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
