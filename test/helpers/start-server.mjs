@@ -1,10 +1,19 @@
 // Starts a real `bin/hop-server` on a free loopback port and waits until it is ready.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seedDataDir } from './embedded-template.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The Node flags `bin/hop-server`'s first line gives (`#!/usr/bin/env -S node <flags>`): servers
+ * started here run under `process.execPath` (the Node version under test) with the same flags as
+ * `npm start`.
+ */
+export const SERVER_NODE_FLAGS = readFileSync(join(root, 'bin/hop-server'), 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(3);
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -26,7 +35,7 @@ export async function startServer(opts) {
   if (!opts.fresh) seedDataDir(opts.dataDir, { ...process.env, ...opts.env });
   const port = opts.port ?? (await freePort());
   let output = '';
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'bin/hop-server'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...(opts.nodeArgs ?? []), 'bin/hop-server'], {
     cwd: root,
     env: {
       ...process.env,
