@@ -17,9 +17,10 @@ export function clickData(c: RecordedClick): ClickData {
 export function createClickEvents(deps: { outbox: EventOutbox; interest: EventInterest }) {
   return async function emitClickEvents(tx: Queryable, clicks: RecordedClick[]): Promise<void> {
     const events: NewEvent[] = [];
+    const wants = await deps.interest.wanted(tx);
     for (const c of clicks) {
       const qrId = c.source === 'qr' ? c.qrId : null;
-      if (!(await deps.interest.wants(c.workspaceId, qrId ? 'qr.scanned' : 'link.clicked', tx))) continue;
+      if (!wants(c.workspaceId, qrId ? 'qr.scanned' : 'link.clicked')) continue;
       const base = { workspaceId: c.workspaceId, at: c.at };
       events.push(qrId
         ? { ...base, type: 'qr.scanned', data: { ...clickData(c), qrId } }
