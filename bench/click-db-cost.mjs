@@ -83,7 +83,7 @@ try {
     };
   };
   // Rows each aggregation writes (inserted or updated), read in its own transaction: a count that
-  // does not move with the machine's load, where CPU per click moves by ±10% from run to run.
+  // does not move with the machine's load, where CPU per click moves by ±15% from run to run.
   const written = { rollups: 0, visitors: 0, counters: 0 };
   const ROWS_WRITTEN = `select
       pg_stat_get_xact_tuples_inserted('click_rollups'::regclass) + pg_stat_get_xact_tuples_updated('click_rollups'::regclass) as rollups,
