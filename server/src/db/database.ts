@@ -8,9 +8,9 @@ export interface Queryable {
   exec(script: string): Promise<void>;
   /**
    * Appends rows in bulk with COPY: `rows` is COPY's text format (tab-separated, `\N` for null,
-   * one row a line, escaped by `copyText`).
+   * one row a line, escaped by `copyText`), as a string or already encoded in UTF-8.
    */
-  copyIn(table: string, columns: readonly string[], rows: string): Promise<void>;
+  copyIn(table: string, columns: readonly string[], rows: string | Uint8Array): Promise<void>;
 }
 
 export interface Database extends Queryable {

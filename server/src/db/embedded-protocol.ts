@@ -9,7 +9,7 @@
 export type Request =
   | { op: 'query'; text: string; params: unknown[]; tx?: number }
   | { op: 'exec'; script: string; tx?: number }
-  | { op: 'copyIn'; table: string; columns: readonly string[]; rows: string; tx?: number }
+  | { op: 'copyIn'; table: string; columns: readonly string[]; rows: string | Uint8Array; tx?: number }
   | { op: 'begin' }
   | { op: 'commit'; tx: number }
   | { op: 'rollback'; tx: number }

@@ -45,7 +45,7 @@ async function unlessNotRun<T>(run: () => Promise<T>): Promise<T> {
  * stream never finishes. Waiting on it alone would hold the connection and every later write
  * forever, so the refusal is also taken where postgres.js hands it over.
  */
-async function copyInto(s: postgres.Sql, table: string, columns: readonly string[], rows: string) {
+async function copyInto(s: postgres.Sql, table: string, columns: readonly string[], rows: string | Uint8Array) {
   const query = s.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`) as unknown as
     postgres.PendingQuery<postgres.Row[]> & { reject: (err: unknown) => void };
   let refuse!: (err: unknown) => void;
@@ -107,7 +107,7 @@ function createTransactionSession(url: string, options: Options) {
     for (const fn of onClose) fn();
   } });
   /** A COPY that fails when the session closes under it, instead of waiting forever. */
-  async function copyUnlessClosed(table: string, columns: readonly string[], rows: string) {
+  async function copyUnlessClosed(table: string, columns: readonly string[], rows: string | Uint8Array) {
     let lost!: () => void;
     const closed = new Promise<never>((_, reject) => (lost = () => reject(new ConnectionLostError())));
     onClose.add(lost);

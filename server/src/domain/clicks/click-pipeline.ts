@@ -45,7 +45,7 @@ export function createClickPipeline(deps: {
   let flushing: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
 
-  async function writeBatch(tx: Queryable, clicks: Visit[], rows: string): Promise<void> {
+  async function writeBatch(tx: Queryable, clicks: Visit[], rows: Uint8Array): Promise<void> {
     await appendClicks(tx, rows);
     await deps.emitEvents?.(tx, clicks);
   }
