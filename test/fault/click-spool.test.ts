@@ -76,6 +76,9 @@ test('visits during PostgreSQL outages go to the spool file and are all written 
     const { data } = await api.call('getLink', { params: { ...params, linkId: link.id } });
     assert.equal(data.clicks, answered);
     await eventually(async () => (readdirSync(spoolDir).length === 0 ? true : undefined), 10_000, 'replayed spool files deleted');
+  } catch (err) {
+    // The server's own account (its exit, its errors) is what explains a failure here.
+    throw new Error(`${(err as Error).message}\nserver exit code: ${server.child.exitCode}; its output:\n${server.output().slice(-4000)}`, { cause: err });
   } finally {
     await server.stop();
     pg.destroy();

@@ -3,13 +3,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { openPostgres } from './postgres.js';
 
 test('a COPY whose rows PostgreSQL refuses rejects; the session then takes the next transaction', {
   skip: !process.env.DATABASE_URL && 'PostgreSQL only: the embedded database has its own COPY',
   timeout: 30_000,
 }, async () => {
-  const db = openPostgres(process.env.DATABASE_URL!);
+  const db = await openPostgres(process.env.DATABASE_URL!);
   const table = `copy_refused_${randomBytes(4).toString('hex')}`;
   await db.exec(`create table ${table} (n int not null, label text)`);
   try {
@@ -24,5 +25,99 @@ test('a COPY whose rows PostgreSQL refuses rejects; the session then takes the n
   } finally {
     await db.exec(`drop table ${table}`);
     await db.close();
+  }
+});
+
+/**
+ * A loopback proxy to PostgreSQL that, once armed, cuts each new connection at its first statement
+ * after the startup handshake (the first client message after the server's first ReadyForQuery).
+ */
+async function cuttingProxy(target: URL) {
+  const sockets = new Set<Socket>();
+  let armed = false;
+  let cuts = 0;
+  const server = createServer((client) => {
+    const cut = armed;
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    sockets.add(client).add(upstream);
+    let pending = Buffer.alloc(0);
+    let ready = false;
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    upstream.on('data', (chunk: Buffer) => {
+      if (cut && !ready) {
+        // Server messages: a type byte, then a length (itself included); 'Z' is ReadyForQuery.
+        pending = Buffer.concat([pending, chunk]);
+        while (pending.length >= 5 && pending.length >= 1 + pending.readUInt32BE(1)) {
+          if (pending[0] === 0x5a) ready = true;
+          pending = pending.subarray(1 + pending.readUInt32BE(1));
+        }
+      }
+      client.write(chunk);
+    });
+    // A reset, as a database going away mid-statement gives: the client's socket errors.
+    client.on('data', (chunk: Buffer) => {
+      if (!(cut && ready)) return upstream.write(chunk);
+      cuts++;
+      client.resetAndDestroy();
+      upstream.destroy();
+    });
+    for (const s of [client, upstream]) {
+      s.on('error', drop);
+      s.on('close', () => {
+        sockets.delete(s);
+        drop();
+      });
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as AddressInfo).port);
+  return {
+    url: url.toString(),
+    /** Connections made from now on are cut at their first statement. */
+    arm: (on: boolean) => (armed = on),
+    /** Connections cut so far. */
+    get cuts() {
+      return cuts;
+    },
+    dropAll: () => [...sockets].forEach((s) => s.destroy()),
+    close: () => new Promise<void>((r) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => r());
+    }),
+  };
+}
+
+test('a connection lost at its first statement after a reconnect fails that statement, never the process', {
+  skip: !process.env.DATABASE_URL && 'PostgreSQL only',
+  timeout: 30_000,
+}, async () => {
+  const proxy = await cuttingProxy(new URL(process.env.DATABASE_URL!));
+  const unhandled: unknown[] = [];
+  const onUnhandled = (err: unknown) => unhandled.push(err);
+  process.on('unhandledRejection', onUnhandled);
+  const db = await openPostgres(proxy.url);
+  try {
+    assert.deepEqual((await db.query('select 1 as n'))[0], { n: 1 });
+    // The pool's connection goes; the next statement reconnects, and that connection is cut at its
+    // first statement: postgres.js once sent its own query for the array types there, from a
+    // promise nothing awaited, and its rejection ended the server.
+    proxy.arm(true);
+    proxy.dropAll();
+    // The first statements may still meet the old connection, closing; a later one reconnects.
+    for (let i = 0; proxy.cuts === 0 && i < 100; i++) await db.query('select 2').then(() => assert.fail('answered through a cut connection'), () => {});
+    assert.ok(proxy.cuts > 0, 'a new connection was cut at its first statement');
+    await new Promise((r) => setTimeout(r, 300));
+    proxy.arm(false);
+    assert.deepEqual((await db.query(`select array['a', 'b'] as tags`))[0], { tags: ['a', 'b'] }, 'arrays still parse');
+    assert.deepEqual(unhandled, [], 'no rejection left unhandled');
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+    await db.close();
+    await proxy.close();
   }
 });

@@ -20,6 +20,19 @@ const NOT_RUN = new Set(['57P01', '57P02', '57P03']);
 const codeOf = (err: unknown) => (err as { code?: string } | null)?.code ?? '';
 
 /**
+ * Has the pool fetch PostgreSQL's array types now, then never again. postgres.js (3.4.9) fetches
+ * them on every new connection of a pool, reconnections included, from a promise nothing awaits:
+ * when the database goes away during that query (a restart, an outage), the rejection is unhandled
+ * and ends the process (test/fault/click-spool.test.ts, `test/fault/postgres-restart.test.ts`).
+ * The types it fetched stay on the pool's options, shared by all its connections, so one fetch at
+ * start, with the database known to be up, serves every later connection.
+ */
+async function fetchTypesOnce(sql: postgres.Sql): Promise<void> {
+  await sql.unsafe('select 1');
+  (sql.options as { fetch_types: boolean }).fetch_types = false;
+}
+
+/**
  * Runs a statement again, up to three times over half a second, when PostgreSQL says it did not
  * run. Needed because postgres.js (3.4.9, porsager/postgres #1223) keeps the 57P01 of a query
  * whose backend a shutdown terminated and hands it to the first query of the reconnected
@@ -177,6 +190,8 @@ function createTransactionSession(url: string, options: Options) {
       await sql.unsafe('commit');
       return result;
     },
+    /** Opens the session's connection and fetches the types, at start (fetchTypesOnce). */
+    ready: () => fetchTypesOnce(sql),
     end: () => sql.end({ timeout: 5 }),
   };
 }
@@ -189,7 +204,8 @@ function createTransactionSession(url: string, options: Options) {
 async function holdAdvisoryLock(url: string, options: Options, key1: number, key2: number): Promise<HeldLock | null> {
   let closures = 0;
   let held = false;
-  const sql = postgres(url, { ...options, max: 1, max_lifetime: null, onclose: () => {
+  // Its statements take and return no arrays: no type fetch (fetchTypesOnce) on its connections.
+  const sql = postgres(url, { ...options, max: 1, max_lifetime: null, fetch_types: false, onclose: () => {
     closures++;
     held = false;
   } });
@@ -226,7 +242,7 @@ async function holdAdvisoryLock(url: string, options: Options, key1: number, key
 }
 
 /** PostgreSQL through postgres.js, when DATABASE_URL is set. */
-export function openPostgres(url: string): Database {
+export async function openPostgres(url: string): Promise<Database> {
   const options: Options = {
     onnotice: () => {},
     // int8 (counts, sums) as numbers, as PGlite returns them.
@@ -248,6 +264,7 @@ export function openPostgres(url: string): Database {
     if (next) next(s);
     else idle.push(s);
   };
+  await Promise.all([fetchTypesOnce(sql), ...sessions.map((s) => s.ready())]);
   const base = wrap(sql);
   return {
     kind: 'postgres',
