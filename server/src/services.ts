@@ -199,7 +199,7 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     hostDomains,
     tags: createTagsService({ db }),
     analytics: createAnalyticsService({
-      db, clock,
+      db, clock, shareWithinMs: config.clickFlushMs,
       shortUrl: (domain, slug) => `${domain === config.shortDomain ? config.shortScheme : 'https'}://${domain}/${slug}`,
     }),
     redirector: createRedirector(redirectorDeps),

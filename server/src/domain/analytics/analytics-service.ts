@@ -68,7 +68,13 @@ const isDerived = (dimension: string, key: string) => DERIVED_KEYS[dimension as 
  * it has not rolled up yet, so a link with a million clicks costs about what one with ten does and
  * a click shows here as soon as it is written.
  */
-export function createAnalyticsService(deps: { db: Queryable; clock: Clock; shortUrl: (domain: string, slug: string) => string }) {
+export function createAnalyticsService(deps: {
+  db: Queryable;
+  clock: Clock;
+  shortUrl: (domain: string, slug: string) => string;
+  /** Identical requests share a statement begun at most this long before they arrived (shared-reads.ts). */
+  shareWithinMs?: number;
+}) {
   const { db, clock } = deps;
 
   async function linkFilterSql(f: AnalyticsFilter, params: unknown[]) {
@@ -178,9 +184,9 @@ export function createAnalyticsService(deps: { db: Queryable; clock: Clock; shor
   }
 
   // A dashboard many people watch, or one polled by several tabs, asks the same question many
-  // times at once: those reads share a statement (each still sees every click recorded before it
-  // asked). The key holds everything the answer depends on, the workspace and plan included.
-  const shared = createSharedReads<Analytics>();
+  // times at once: those reads share a statement, begun at most one click flush interval before
+  // each of them asked. The key holds everything the answer depends on, the workspace and plan included.
+  const shared = createSharedReads<Analytics>({ joinWithinMs: deps.shareWithinMs ?? 0 });
   const key = (kind: string, f: AnalyticsFilter, q: AnalyticsRequest) =>
     JSON.stringify([kind, f.workspaceId, f.plan, f.linkId, f.domain, f.tags, q.days, q.start, q.end, q.groupBy]);
 

@@ -1,4 +1,4 @@
-// Reads that arrive together share a run, but never one that began before they arrived.
+// Reads that arrive together share a run; one begun before a read arrived only within joinWithinMs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSharedReads } from './shared-reads.js';
@@ -43,4 +43,43 @@ test('other keys run on their own, a failure reaches only the reads of its run, 
   assert.equal(runs.length, 4, 'a settled key starts a fresh run');
   runs[3].resolve(5);
   assert.equal(await again, 5);
+});
+
+test('with joinWithinMs, a read joins a run begun at most that long before it arrived, and waits for the next past it', async () => {
+  let clock = 0;
+  const read = createSharedReads<number>({ joinWithinMs: 100, now: () => clock });
+  const { runs, run } = controlled();
+  const first = read('k', run);
+  clock = 100;
+  const joined = read('k', run);
+  assert.equal(runs.length, 1, 'a read 100 ms into the run joins it');
+  clock = 101;
+  const later = read('k', run);
+  clock = 102;
+  const alsoLater = read('k', run);
+  runs[0].resolve(1);
+  assert.equal(await first, 1);
+  assert.equal(await joined, 1);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(runs.length, 2, 'reads past the window share the next run, begun after they arrived');
+  runs[1].resolve(2);
+  assert.equal(await later, 2);
+  assert.equal(await alsoLater, 2);
+});
+
+test('once a next run waits, a read joins that one, never the older run', async () => {
+  let clock = 0;
+  const read = createSharedReads<number>({ joinWithinMs: 100, now: () => clock });
+  const { runs, run } = controlled();
+  const first = read('k', run);
+  clock = 500;
+  const waiting = read('k', run);
+  clock = 510;
+  const after = read('k', run);
+  runs[0].resolve(1);
+  assert.equal(await first, 1);
+  await new Promise((r) => setImmediate(r));
+  runs[1].resolve(2);
+  assert.equal(await waiting, 2);
+  assert.equal(await after, 2, 'it shares the run begun after it arrived');
 });
