@@ -23,9 +23,9 @@ const codeOf = (err: unknown) => (err as { code?: string } | null)?.code ?? '';
  * Has the pool fetch PostgreSQL's array types now, then never again. postgres.js (3.4.9) fetches
  * them on every new connection of a pool, reconnections included, from a promise nothing awaits:
  * when the database goes away during that query (a restart, an outage), the rejection is unhandled
- * and ends the process (test/fault/click-spool.test.ts, `test/fault/postgres-restart.test.ts`).
- * The types it fetched stay on the pool's options, shared by all its connections, so one fetch at
- * start, with the database known to be up, serves every later connection.
+ * and ends the process (seen in CI under test/fault/click-spool.test.ts; postgres.test.ts provokes
+ * it). The types it fetched stay on the pool's options, shared by all its connections, so one
+ * fetch at start, with the database known to be up, serves every later connection.
  */
 async function fetchTypesOnce(sql: postgres.Sql): Promise<void> {
   await sql.unsafe('select 1');
