@@ -215,10 +215,14 @@ test('keyboard only: sign in, open a link and reach its copy button without a mo
   await focusOn('Password');
   await page.keyboard.type(t.password);
   await page.keyboard.press('Enter');
+  // Each page's heading shows before its list has loaded: the Tab walk starts once the entry it
+  // looks for is there (started earlier, it could pass the list's place before the rows came).
   await page.getByRole('heading', { name: 'Workspaces' }).waitFor();
+  await page.getByRole('link', { name: 'Test Workspace', exact: true }).waitFor();
   await focusOn('Test Workspace', 20);
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Links' }).waitFor();
+  await page.getByRole('link', { name: 'launch', exact: true }).waitFor();
   await focusOn('launch', 40);
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'launch' }).waitFor();
