@@ -21,6 +21,8 @@ export const fmt = (n, d = 0) => Number(n).toLocaleString('en-US', { maximumFrac
 
 /** Replaces this benchmark's section of docs/performance.md with a fresh table. */
 export function writeSection(title, markdown) {
+  // HOP_BENCH_WRITE=0: a trial run (a patched build, a profile) prints its figures and leaves the file alone.
+  if (process.env.HOP_BENCH_WRITE === '0') return;
   const file = join(root, 'docs', 'performance.md');
   const head = '# Performance\n\nWritten by `npm run bench`; each section is replaced when its benchmark runs. Ratios compare against a baseline measured in the same run, alternately; absolute figures are for the record only (they swing by a third between runs on this 2-core machine).\n';
   let doc = existsSync(file) ? readFileSync(file, 'utf8') : head;
