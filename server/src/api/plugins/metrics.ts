@@ -3,10 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { sendError } from './error-handler.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Services } from '../../services.js';
+import { pendingClicks } from '../../domain/clicks/click-aggregation.js';
 
 /**
  * What `GET /metrics` reports, in Prometheus' text format (prom-client): request rates and
- * latencies by route, the redirect cache's hits and misses, the click buffer's depth, deliveries
+ * latencies by route, the redirect cache's hits and misses, the click buffer's depth, the clicks
+ * waiting for the aggregation job, deliveries
  * by status and their lag, and job runs. It holds no secret and no personal data, but is served
  * only to the operator's token (below).
  */
@@ -47,6 +49,14 @@ export function createMetrics(services: Services) {
   new Gauge({
     name: 'hop_click_spool_full', help: '1 while the click spool is full (HOP_CLICK_SPOOL_MAX_BYTES)', registers: [registry],
     collect() { this.set(services.clicks.spoolFull ? 1 : 0); },
+  });
+  new Gauge({
+    name: 'hop_click_rollup_pending',
+    help: 'Clicks in the log not yet rolled up into analytics (whole database; ids a rolled-back batch left unused count too)',
+    registers: [registry],
+    async collect() {
+      this.set((await pendingClicks(services.db)).clicks);
+    },
   });
   new Gauge({
     name: 'hop_webhook_deliveries', help: 'Webhook deliveries by status (whole database)', registers: [registry],
