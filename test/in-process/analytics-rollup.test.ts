@@ -14,10 +14,11 @@ const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KH
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0';
 const EDGE = `${'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36'} Edg/126.0`;
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const METRICS_TOKEN = 'rollup-metrics-token-0123456789';
 let api: InProcessApi;
 
 before(async () => {
-  api = await inProcessApi({ HOP_SHORT_DOMAIN: SHORT, HOP_RATE_LIMIT_SCALE: '1000' });
+  api = await inProcessApi({ HOP_SHORT_DOMAIN: SHORT, HOP_RATE_LIMIT_SCALE: '1000', HOP_METRICS_TOKEN: METRICS_TOKEN });
 });
 after(async () => {
   await api.close();
@@ -110,4 +111,22 @@ test("a run reads the clicks after the watermark through the log's index, never 
     const [afterRun] = await tx.query<{ n: number }>(logScans);
     assert.equal(afterRun.n, before.n, 'sequential scans of the click log during the run');
   });
+});
+
+test('hop_click_rollup_pending counts the clicks waiting for the job, and reads 0 once they are rolled up', async () => {
+  const pending = async () => {
+    const res = await api.request('GET', '/metrics', { token: METRICS_TOKEN });
+    assert.equal(res.status, 200);
+    const line = String(res.body).split('\n').find((l) => l.startsWith('hop_click_rollup_pending '));
+    assert.ok(line, 'the gauge is exposed');
+    return Number(line.split(' ')[1]);
+  };
+  await rollUp();
+  const { link } = await smartLink();
+  await visit(link.slug, FIREFOX);
+  await visit(link.slug, CHROME);
+  await api.services.clicks.flush();
+  assert.equal(await pending(), 2);
+  await rollUp();
+  assert.equal(await pending(), 0);
 });

@@ -8,9 +8,8 @@ import { pendingClicks } from '../../domain/clicks/click-aggregation.js';
 /**
  * What `GET /metrics` reports, in Prometheus' text format (prom-client): request rates and
  * latencies by route, the redirect cache's hits and misses, the click buffer's depth, the clicks
- * waiting for the aggregation job, deliveries
- * by status and their lag, and job runs. It holds no secret and no personal data, but is served
- * only to the operator's token (below).
+ * waiting for the aggregation job, deliveries by status and their lag, and job runs. It holds no
+ * secret and no personal data, but is served only to the operator's token (below).
  */
 export function createMetrics(services: Services) {
   const registry = new Registry();
