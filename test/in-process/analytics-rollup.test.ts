@@ -96,6 +96,59 @@ test('analytics answer the same for clicks pending, rolled up, or both; unknown 
   assert.deepEqual(grouped.body.data.groups, both.targets);
 });
 
+test('a run writes one row per combination of device, browser and OS, and rows of the older per-dimension shape add up with them', async () => {
+  const { token, workspaceId, link } = await smartLink();
+  const analytics = async () => {
+    const res = await api.request('GET', `/v1/workspaces/${workspaceId}/links/${link.id}/analytics?days=7`, { token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body.data;
+  };
+  for (const ua of [CHROME, CHROME, IPHONE, FIREFOX]) await visit(link.slug, ua);
+  await api.services.clicks.flush();
+  await rollUp();
+  const rows = await api.services.db.query<{ day: string; key: string; clicks: number; uniques: number }>(
+    `select day::text, replace(key, chr(31), '|') as key, clicks, uniques from click_rollups
+     where link_id = $1 and dimension = 'agent' order by key`, [link.id]);
+  assert.deepEqual(rows.map(({ key, clicks, uniques }) => ({ key, clicks, uniques })), [
+    { key: 'desktop|Chrome|Windows', clicks: 2, uniques: 1 },
+    { key: 'desktop|Firefox|Linux', clicks: 1, uniques: 1 },
+    { key: 'mobile|Safari|iOS', clicks: 1, uniques: 1 },
+  ]);
+  const [{ n }] = await api.services.db.query<{ n: number }>(
+    `select count(*)::int as n from click_rollups where link_id = $1 and dimension in ('total', 'device', 'browser', 'os')`, [link.id]);
+  assert.equal(n, 0, 'no per-dimension row for what an agent row holds');
+
+  // Rows as runs wrote them before agent rows existed, for the same day: a total of 5 clicks (3
+  // unique), 2 of them on a phone, 4 in Chrome, 1 on Android. Both shapes add up.
+  const day = rows[0].day;
+  await api.services.db.query(
+    `insert into click_rollups (link_id, workspace_id, day, dimension, key, clicks, uniques)
+     values ($1, $2, $3, 'total', '', 5, 3), ($1, $2, $3, 'device', 'mobile', 2, 1),
+       ($1, $2, $3, 'browser', 'Chrome', 4, 2), ($1, $2, $3, 'os', 'Android', 1, 1)`,
+    [link.id, workspaceId, day]);
+  const both = await analytics();
+  assert.equal(both.totalClicks, 9);
+  assert.equal(both.uniqueClicks, 6);
+  assert.deepEqual(both.timeseries.find((d: { date: string }) => d.date === day), { date: day, clicks: 9, uniqueClicks: 6 });
+  assert.deepEqual(both.devices, [{ key: 'desktop', clicks: 6, uniqueClicks: 4 }, { key: 'mobile', clicks: 3, uniqueClicks: 2 }]);
+  assert.deepEqual(both.browsers, [
+    { key: 'Chrome', clicks: 6, uniqueClicks: 3 },
+    { key: null, clicks: 1, uniqueClicks: 1 },
+    { key: 'Firefox', clicks: 1, uniqueClicks: 1 },
+    { key: 'Safari', clicks: 1, uniqueClicks: 1 },
+  ]);
+  assert.deepEqual(both.os, [
+    { key: 'Windows', clicks: 2, uniqueClicks: 1 },
+    { key: null, clicks: 4, uniqueClicks: 2 },
+    { key: 'Android', clicks: 1, uniqueClicks: 1 },
+    { key: 'iOS', clicks: 1, uniqueClicks: 1 },
+    { key: 'Linux', clicks: 1, uniqueClicks: 1 },
+  ].sort((a, b) => b.clicks - a.clicks || (a.key ?? '').localeCompare(b.key ?? '')));
+  const top = await api.request('GET', `/v1/workspaces/${workspaceId}/analytics?days=7`, { token });
+  assert.equal(top.status, 200, JSON.stringify(top.body));
+  assert.deepEqual(top.body.data.topLinks.map((t: { clicks: number; uniqueClicks: number }) => [t.clicks, t.uniqueClicks]), [[9, 6]]);
+});
+
 test("a run reads the clicks after the watermark through the log's index, never by scanning the log", async () => {
   // The embedded database never gathers statistics on its own: left to itself, the planner reads
   // a range of ids by scanning the whole month's partition, a cost that grows with the month.

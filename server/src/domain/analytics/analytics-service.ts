@@ -6,7 +6,7 @@ import { PLAN_LIMITS } from '../plans/plan-limits.js';
 import { bucketOf, resolveRange } from './analytics-range.js';
 import { createSharedReads } from './shared-reads.js';
 import { breakdownSql, topLinksSql, type AnalyticsSqlParams } from './analytics-sql.js';
-import { DERIVED_KEYS } from '../clicks/click-aggregation.js';
+import { DERIVED_KEYS } from '../clicks/rollup-shape.js';
 
 interface RollupRow {
   day: string;

@@ -3,7 +3,11 @@
  * has not rolled up yet ("pending", after its watermark), counted as the job will count them.
  */
 
+import { TOTAL_DIMENSIONS, rollupKeysSql } from '../clicks/rollup-shape.js';
+
 const DIMENSIONS = ['country', 'device', 'browser', 'os', 'referrer', 'target'] as const;
+/** The stored rows whose day the answer needs: the series and the lockout count. */
+const DAILY_DIMENSIONS = `('total', 'agent', 'password_failures')`;
 
 export interface AnalyticsSqlParams {
   /** The filter on `r` (a click or a rollup row): workspace, link, domain, tags. */
@@ -52,17 +56,24 @@ export function pendingCtes(p: AnalyticsSqlParams): string {
 
 /**
  * Rows (day, dimension, key, clicks, uniques) to add up: the rollups over the range, summed per
- * key in the statement (day kept only for `total` and `password_failures`, which the series and
- * the lockout count need), and the pending clicks per day and key of each dimension, counted in
- * one pass (grouping sets). `total` has key ''.
+ * stored key in the statement, then each turned into the dimension keys it stands for (an agent row
+ * is the total and a device, browser and OS: rollup-shape.ts) and summed again (day kept only for
+ * `total` and `password_failures`, which the series and the lockout count need); and the pending
+ * clicks per day and key of each dimension, counted in one pass (grouping sets). `total` has key ''.
  */
 export function breakdownSql(p: AnalyticsSqlParams): string {
   const when = (f: (d: string) => string) => DIMENSIONS.map((d) => `when grouping(h.${d}) = 0 then ${f(d)}`).join(' ');
-  return `with ${pendingCtes(p)}
-    select case when r.dimension in ('total', 'password_failures') then r.day end::text as day, r.dimension, r.key,
+  return `with ${pendingCtes(p)},
+  rolled as (
+    select case when r.dimension in ${DAILY_DIMENSIONS} then r.day end as day, r.dimension, r.key,
       sum(r.clicks)::int as clicks, sum(r.uniques)::int as uniques
     from click_rollups r where ${p.where} and r.day between ${p.startDay}::date and ${p.endDay}::date
     group by 1, r.dimension, r.key
+  )
+    select case when k.dimension in ('total', 'password_failures') then r.day end::text as day, k.dimension, k.key,
+      sum(r.clicks)::int as clicks, sum(r.uniques)::int as uniques
+    from rolled r cross join lateral (${rollupKeysSql('r')}) as k(dimension, key)
+    group by 1, k.dimension, k.key
     union all
     select h.day::text, case ${when((d) => `'${d}'`)} else 'total' end,
       case ${when((d) => `coalesce(h.${d}, '')`)} else '' end,
@@ -77,7 +88,7 @@ export function topLinksSql(p: AnalyticsSqlParams): string {
     select t.link_id, l.slug, l.domain, sum(t.clicks)::int as clicks, sum(t.uniques)::int as uniques
     from (
       select r.link_id, r.clicks, r.uniques from click_rollups r
-      where ${p.where} and r.day between ${p.startDay}::date and ${p.endDay}::date and r.dimension = 'total'
+      where ${p.where} and r.day between ${p.startDay}::date and ${p.endDay}::date and r.dimension in ${TOTAL_DIMENSIONS}
       union all
       select h.link_id, count(*), count(*) filter (where h.is_unique) from pending_flagged h group by h.link_id
     ) t join links l on l.id = t.link_id

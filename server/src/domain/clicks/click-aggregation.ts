@@ -1,17 +1,10 @@
 import type { Queryable } from '../../db/database.js';
 import { CLICK_LOG_GATE } from './click-log.js';
+import { DERIVED_KEYS, agentKeySql } from './rollup-shape.js';
 
-/**
- * The key of each dimension that gets no rollup row: its fallback, the value a click has when
- * nothing else is known of it (no country, no referrer: a direct visit; a user agent that names no
- * phone or tablet is a desktop's; no smart rule took it: the default target). Analytics derive each
- * as the total less the dimension's other keys (docs/decisions.md, "Rollups keep no row for what
- * the total implies"): for most links those rows repeated much of the total (no smart rules, no
- * geo database, direct traffic), a third of the rows a run wrote.
- */
-export const DERIVED_KEYS = { country: '', device: 'desktop', browser: '', os: '', referrer: '', target: 'default' } as const;
-const STORED_KEYS = `(d.dimension = 'total' or (${Object.entries(DERIVED_KEYS)
-  .map(([dimension, key]) => `(d.dimension = '${dimension}' and d.key <> '${key}')`).join(' or ')}))`;
+// A fallback key (DERIVED_KEYS) is derived from the total, never stored.
+const STORED_KEYS = `(d.dimension, d.key) not in (${Object.entries(DERIVED_KEYS)
+  .map(([dimension, key]) => `('${dimension}', '${key}')`).join(', ')})`;
 
 /** At most this many click ids per run: a catch-up after an outage commits in steps. */
 const MAX_IDS_PER_RUN = 100_000;
@@ -48,9 +41,11 @@ export async function pendingClicks(tx: Queryable): Promise<{ clicks: number; si
 
 /**
  * Rolls up the clicks appended since the watermark, in the caller's transaction: the day's new
- * visitors, the daily rollups (seven dimensions, less the keys the total implies) and the links' counters, then the watermark moves
- * to the end of the range. Output and watermark commit together, so a run that dies changes
- * nothing and the next one does the same range again: no click counts twice, none is skipped.
+ * visitors, the daily rollups (rollup-shape.ts: a row per combination of device, browser and OS,
+ * and per key of country, referrer and target less the keys the total implies) and the links'
+ * counters, then the watermark moves to the end of the range. Output and watermark commit
+ * together, so a run that dies changes nothing and the next one does the same range again: no
+ * click counts twice, none is skipped.
  * Bots are in the log but count nowhere; clicks of links deleted since are skipped.
  */
 export async function aggregateClicks(tx: Queryable): Promise<{ from: number; to: number }> {
@@ -89,8 +84,7 @@ export async function aggregateClicks(tx: Queryable): Promise<{ from: number; to
      rolled as (
        insert into click_rollups (link_id, workspace_id, day, dimension, key, clicks, uniques)
        select h.link_id, min(h.workspace_id), h.day, d.dimension, d.key, count(*), count(*) filter (where h.is_unique)
-       from humans h cross join lateral (values ('total', ''), ('country', coalesce(h.country, '')),
-         ('device', coalesce(h.device, '')), ('browser', coalesce(h.browser, '')), ('os', coalesce(h.os, '')),
+       from humans h cross join lateral (values ('agent', ${agentKeySql('h')}), ('country', coalesce(h.country, '')),
          ('referrer', coalesce(h.referrer, '')), ('target', h.target)) as d(dimension, key)
        where ${STORED_KEYS}
        group by h.link_id, h.day, d.dimension, d.key
