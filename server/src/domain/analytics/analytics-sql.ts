@@ -3,11 +3,9 @@
  * has not rolled up yet ("pending", after its watermark), counted as the job will count them.
  */
 
-import { TOTAL_DIMENSIONS, rollupKeysSql } from '../clicks/rollup-shape.js';
+import { AGENT_DIMENSIONS, TOTAL_DIMENSIONS, agentPartSql } from '../clicks/rollup-shape.js';
 
 const DIMENSIONS = ['country', 'device', 'browser', 'os', 'referrer', 'target'] as const;
-/** The stored rows whose day the answer needs: the series and the lockout count. */
-const DAILY_DIMENSIONS = `('total', 'agent', 'password_failures')`;
 
 export interface AnalyticsSqlParams {
   /** The filter on `r` (a click or a rollup row): workspace, link, domain, tags. */
@@ -55,25 +53,40 @@ export function pendingCtes(p: AnalyticsSqlParams): string {
 }
 
 /**
- * Rows (day, dimension, key, clicks, uniques) to add up: the rollups over the range, summed per
- * stored key in the statement, then each turned into the dimension keys it stands for (an agent row
- * is the total and a device, browser and OS: rollup-shape.ts) and summed again (day kept only for
- * `total` and `password_failures`, which the series and the lockout count need); and the pending
- * clicks per day and key of each dimension, counted in one pass (grouping sets). `total` has key ''.
+ * Rows (day, dimension, key, clicks, uniques) to add up. From the rollups over the range, in one
+ * pass (grouping sets): the total per day (the sum of the agent rows, rollup-shape.ts) and the sum
+ * per stored key across days (per day for `password_failures`, which the lockout count needs),
+ * each agent key then split into its device, browser and OS, so a split is paid once per
+ * combination and not per day. Rows written before agent rows existed (`total`, `device`,
+ * `browser`, `os`) are read as they are and add up with them. Then the pending clicks per day and
+ * key of each dimension, also in one pass. `total` has key ''. Keys are grouped bytewise.
  */
 export function breakdownSql(p: AnalyticsSqlParams): string {
   const when = (f: (d: string) => string) => DIMENSIONS.map((d) => `when grouping(h.${d}) = 0 then ${f(d)}`).join(' ');
+  const parts = AGENT_DIMENSIONS.map((d, i) => `('${d}', ${i + 1})`).join(', ');
   return `with ${pendingCtes(p)},
   rolled as (
-    select case when r.dimension in ${DAILY_DIMENSIONS} then r.day end as day, r.dimension, r.key,
-      sum(r.clicks)::int as clicks, sum(r.uniques)::int as uniques
-    from click_rollups r where ${p.where} and r.day between ${p.startDay}::date and ${p.endDay}::date
-    group by 1, r.dimension, r.key
+    select grouping(r.dimension) = 1 as daily, r.day, r.failures_day, r.dimension, r.key,
+      sum(r.clicks)::int as clicks, sum(r.uniques)::int as uniques,
+      (sum(r.clicks) filter (where r.dimension in ${TOTAL_DIMENSIONS}))::int as total_clicks,
+      (sum(r.uniques) filter (where r.dimension in ${TOTAL_DIMENSIONS}))::int as total_uniques
+    from (
+      select r.day, case when r.dimension = 'password_failures' then r.day end as failures_day, r.dimension,
+        r.key collate "C" as key, r.clicks, r.uniques
+      from click_rollups r where ${p.where} and r.day between ${p.startDay}::date and ${p.endDay}::date
+    ) r
+    group by grouping sets ((r.day), (r.failures_day, r.dimension, r.key))
   )
-    select case when k.dimension in ('total', 'password_failures') then r.day end::text as day, k.dimension, k.key,
-      sum(r.clicks)::int as clicks, sum(r.uniques)::int as uniques
-    from rolled r cross join lateral (${rollupKeysSql('r')}) as k(dimension, key)
-    group by 1, k.dimension, k.key
+    select r.day::text as day, 'total' as dimension, '' as key, r.total_clicks as clicks, r.total_uniques as uniques
+    from rolled r where r.daily and r.total_clicks > 0
+    union all
+    select r.failures_day::text, r.dimension, r.key, r.clicks, r.uniques
+    from rolled r where not r.daily and r.dimension not in ${TOTAL_DIMENSIONS}
+    union all
+    select null, k.dimension, ${agentPartSql('r.key', 'k.part')}, sum(r.clicks)::int, sum(r.uniques)::int
+    from rolled r cross join (values ${parts}) as k(dimension, part)
+    where not r.daily and r.dimension = 'agent'
+    group by k.dimension, 3
     union all
     select h.day::text, case ${when((d) => `'${d}'`)} else 'total' end,
       case ${when((d) => `coalesce(h.${d}, '')`)} else '' end,

@@ -27,18 +27,11 @@ const SEPARATOR = 'chr(31)';
 export const agentKeySql = (alias: string) =>
   `concat(${alias}.device, ${SEPARATOR}, ${alias}.browser, ${SEPARATOR}, ${alias}.os)`;
 
-/**
- * The (dimension, key) rows a stored rollup row `alias` stands for, for a lateral join: an agent
- * row is the total and a key of each of device, browser and OS; any other row is itself, including
- * `total`, `device`, `browser` and `os` rows written before agent rows existed, which add up with
- * them on the days that hold both.
- */
-export const rollupKeysSql = (alias: string) => `
-  select ${alias}.dimension, ${alias}.key where ${alias}.dimension <> 'agent'
-  union all
-  select * from (values ('total', ''), ('device', split_part(${alias}.key, ${SEPARATOR}, 1)),
-    ('browser', split_part(${alias}.key, ${SEPARATOR}, 2)), ('os', split_part(${alias}.key, ${SEPARATOR}, 3))) a
-  where ${alias}.dimension = 'agent'`;
+/** The dimensions an agent row holds a key of, in the key's order. */
+export const AGENT_DIMENSIONS = ['device', 'browser', 'os'] as const;
+
+/** The key of the `part`th (1-based) of AGENT_DIMENSIONS within the agent key `key`. */
+export const agentPartSql = (key: string, part: string) => `split_part(${key}, ${SEPARATOR}, ${part})`;
 
 /** The dimensions whose rows count every click once: their sum is the total. */
 export const TOTAL_DIMENSIONS = `('total', 'agent')`;
