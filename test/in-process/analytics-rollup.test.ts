@@ -166,6 +166,31 @@ test("a run reads the clicks after the watermark through the log's index, never 
   });
 });
 
+test('under load the link counters wait for several runs of clicks; each click is counted once', async () => {
+  const { token, workspaceId, link } = await smartLink();
+  await rollUp();
+  const clicks = async () => {
+    const res = await api.request('GET', `/v1/workspaces/${workspaceId}/links/${link.id}`, { token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body.data.clicks as number;
+  };
+  const runWith = (minClicks: number) => api.services.db.transaction((tx) => aggregateClicks(tx, { minClicks, maxAgeMs: 600_000 }));
+  for (const ua of [CHROME, FIREFOX]) await visit(link.slug, ua);
+  await api.services.clicks.flush();
+  await runWith(3);
+  assert.equal(await clicks(), 0, 'two rolled-up clicks wait for the counters');
+  const analytics = await api.request('GET', `/v1/workspaces/${workspaceId}/links/${link.id}/analytics?days=7`, { token });
+  assert.equal(analytics.body.data.totalClicks, 2, 'analytics have them');
+  await visit(link.slug, EDGE);
+  await api.services.clicks.flush();
+  await runWith(3);
+  assert.equal(await clicks(), 3, 'three waiting: counted');
+  await rollUp();
+  assert.equal(await clicks(), 3, 'none counted twice');
+  const [w] = await api.services.db.query<{ same: boolean }>('select counted_id = last_id as same from click_watermark');
+  assert.ok(w.same, 'the counters caught up with the watermark');
+});
+
 test('hop_click_rollup_pending counts the clicks waiting for the job, and reads 0 once they are rolled up', async () => {
   const pending = async () => {
     const res = await api.request('GET', '/metrics', { token: METRICS_TOKEN });

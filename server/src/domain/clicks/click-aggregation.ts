@@ -28,41 +28,62 @@ async function committedBound(tx: Queryable): Promise<number> {
 /**
  * About how many clicks wait to be rolled up (ids handed out past the watermark: a rolled-back
  * batch leaves a gap, so at most an over-estimate) and how long ago the last run moved the
- * watermark. Cheap: it waits for no writer.
+ * watermark; and how many rolled-up clicks the link counters have yet to add, and since when.
+ * Cheap: it waits for no writer.
  */
-export async function pendingClicks(tx: Queryable): Promise<{ clicks: number; sinceRunMs: number }> {
-  const [r] = await tx.query<{ clicks: number | null; since_ms: number }>(
+export async function pendingClicks(tx: Queryable): Promise<{ clicks: number; sinceRunMs: number; uncounted: number; sinceCountMs: number }> {
+  const [r] = await tx.query<{ clicks: number | null; since_ms: number; uncounted: number; since_count_ms: number }>(
     `select pg_sequence_last_value(pg_get_serial_sequence('clicks', 'id')::regclass) - last_id as clicks,
-       extract(epoch from clock_timestamp() - rolled_at) * 1000 as since_ms
+       extract(epoch from clock_timestamp() - rolled_at) * 1000 as since_ms,
+       last_id - counted_id as uncounted, extract(epoch from clock_timestamp() - counted_at) * 1000 as since_count_ms
      from click_watermark`,
   );
-  return { clicks: Math.max(0, Number(r.clicks ?? 0)), sinceRunMs: Number(r.since_ms) };
+  return {
+    clicks: Math.max(0, Number(r.clicks ?? 0)), sinceRunMs: Number(r.since_ms),
+    uncounted: Number(r.uncounted), sinceCountMs: Number(r.since_count_ms),
+  };
+}
+
+/**
+ * When a run may leave the link counters behind: until `minClicks` rolled-up clicks wait for them,
+ * or their last update is `maxAgeMs` old. Without it, every run counts.
+ */
+export interface CounterDeferral {
+  minClicks: number;
+  maxAgeMs: number;
 }
 
 /**
  * Rolls up the clicks appended since the watermark, in the caller's transaction: the day's new
- * visitors, the daily rollups (rollup-shape.ts: a row per combination of device, browser and OS,
- * and per key of country, referrer and target less the keys the total implies) and the links'
- * counters, then the watermark moves to the end of the range. Output and watermark commit
- * together, so a run that dies changes nothing and the next one does the same range again: no
- * click counts twice, none is skipped.
+ * visitors and the daily rollups (rollup-shape.ts: a row per combination of device, browser and
+ * OS, and per key of country, referrer and target less the keys the total implies), then the
+ * watermark moves to the end of the range; then the links' counters catch up to it, unless
+ * `deferCounters` lets them wait. Output and watermarks commit together, so a run that dies
+ * changes nothing and the next one does the same range again: no click counts twice, none is
+ * skipped.
  * Bots are in the log but count nowhere; clicks of links deleted since are skipped.
  */
-export async function aggregateClicks(tx: Queryable): Promise<{ from: number; to: number }> {
+export async function aggregateClicks(tx: Queryable, deferCounters?: CounterDeferral): Promise<{ from: number; to: number }> {
   // The job's advisory lock keeps runs apart; the watermark row is locked only by the final update.
   const [{ last_id: from }] = await tx.query<{ last_id: number }>('select last_id from click_watermark');
   const to = Math.min(await committedBound(tx), Number(from) + MAX_IDS_PER_RUN);
-  if (to <= Number(from)) return { from: Number(from), to: Number(from) };
   // The run's commit need not wait for its WAL to reach the disk: everything it writes is computed
-  // from clicks already committed (synchronously), and its watermark is in the same WAL record
+  // from clicks already committed (synchronously), and its watermarks are in the same WAL record
   // stream as its output. A crash that loses the commit loses both together, and the next run
-  // rolls up the same range again. A run of the largest range hashes in memory, not on disk.
-  // The range is read through the log's BRIN index on id, never by scanning the log: the planner
+  // does the same range again. A run of the largest range hashes in memory, not on disk.
+  // A range is read through the log's BRIN index on id, never by scanning the log: the planner
   // picks a scan of the whole month's partition whenever its statistics are missing or old (a new
   // partition, the embedded database between two ANALYZEs), and that scan grows with the month
   // while the range stays a few seconds long (31 ms a run at 420,000 clicks, docs/performance.md).
   await tx.query(`select set_config('synchronous_commit', 'off', true), set_config('work_mem', '64MB', true),
     set_config('enable_seqscan', 'off', true)`);
+  if (to > Number(from)) await rollUp(tx, Number(from), to);
+  await countClicks(tx, deferCounters);
+  return { from: Number(from), to: Math.max(to, Number(from)) };
+}
+
+/** The rollups of the clicks in (from, to], and the watermark moved to `to`. */
+async function rollUp(tx: Queryable, from: number, to: number): Promise<void> {
   await tx.query(
     `with v as (
        select c.*, (c.clicked_at at time zone 'UTC')::date as day
@@ -91,10 +112,7 @@ export async function aggregateClicks(tx: Queryable): Promise<{ from: number; to
        on conflict (link_id, day, dimension, key) do update
          set clicks = click_rollups.clicks + excluded.clicks, uniques = click_rollups.uniques + excluded.uniques
      )
-     -- Links with a click limit were counted by the redirect itself.
-     insert into link_counters (link_id, clicks)
-     select link_id, count(*) from humans where not counted group by link_id
-     on conflict (link_id) do update set clicks = link_counters.clicks + excluded.clicks`,
+     select 1`,
     [from, to],
   );
   await tx.query('update click_watermark set last_id = $1, rolled_at = now()', [to]);
@@ -102,5 +120,32 @@ export async function aggregateClicks(tx: Queryable): Promise<{ from: number; to
   // embedded database never runs): analytics find the clicks after the watermark through that
   // index, and read every page of a range left unsummarized.
   await tx.query(`select brin_summarize_new_values(i.inhrelid) from pg_inherits i where i.inhparent = 'clicks_id_brin'::regclass`);
-  return { from: Number(from), to };
+}
+
+/**
+ * Adds the rolled-up clicks the link counters have not counted yet (after `counted_id`, up to the
+ * watermark) to their links, unless `defer` lets them wait: a run over 20,000 clicks of 10,000
+ * links updated a counter row for every second click, ~13% of PostgreSQL's CPU per click
+ * (docs/performance.md), where a count over several runs' clicks updates each busy link's row
+ * once. Counters and `counted_id` commit together, so no click is counted twice. Clicks of links
+ * deleted since are skipped; links with a click limit were counted by the redirect itself.
+ */
+async function countClicks(tx: Queryable, defer?: CounterDeferral): Promise<void> {
+  const [w] = await tx.query<{ counted_id: number; last_id: number; age_ms: number }>(
+    `select counted_id, last_id, extract(epoch from clock_timestamp() - counted_at) * 1000 as age_ms from click_watermark`,
+  );
+  const [from, to] = [Number(w.counted_id), Number(w.last_id)];
+  if (to <= from) return;
+  if (defer && to - from < defer.minClicks && Number(w.age_ms) < defer.maxAgeMs) return;
+  await tx.query(
+    `insert into link_counters (link_id, clicks)
+     select n.link_id, n.clicks from (
+       select c.link_id, count(*) as clicks from clicks c
+       where c.id > $1 and c.id <= $2 and not c.is_bot and not c.counted
+       group by c.link_id
+     ) n where exists (select 1 from links l where l.id = n.link_id)
+     on conflict (link_id) do update set clicks = link_counters.clicks + excluded.clicks`,
+    [from, to],
+  );
+  await tx.query('update click_watermark set counted_id = $1, counted_at = now()', [to]);
 }
