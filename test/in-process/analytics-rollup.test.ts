@@ -47,13 +47,16 @@ async function visit(slug: string, ua: string, language?: string, referer?: stri
 
 const rollUp = () => api.services.db.transaction((tx) => aggregateClicks(tx));
 
+/** A link's analytics over the last week. */
+async function linkAnalytics(token: string, workspaceId: string, linkId: string) {
+  const res = await api.request('GET', `/v1/workspaces/${workspaceId}/links/${linkId}/analytics?days=7`, { token });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.data;
+}
+
 test('analytics answer the same for clicks pending, rolled up, or both; unknown values and the default target are the total less the other keys', async () => {
   const { token, workspaceId, link } = await smartLink();
-  const analytics = async () => {
-    const res = await api.request('GET', `/v1/workspaces/${workspaceId}/links/${link.id}/analytics?days=7`, { token });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    return res.body.data;
-  };
+  const analytics = () => linkAnalytics(token, workspaceId, link.id);
   // Chrome twice (one visitor, first from GitHub), Firefox (default target), Chrome in German
   // (rule:0), an iPhone (ios). No country: the in-process server has no geo database.
   await visit(link.slug, CHROME, undefined, 'https://github.com/hop/readme');
@@ -98,11 +101,7 @@ test('analytics answer the same for clicks pending, rolled up, or both; unknown 
 
 test('a run writes one row per combination of device, browser and OS, and rows of the older per-dimension shape add up with them', async () => {
   const { token, workspaceId, link } = await smartLink();
-  const analytics = async () => {
-    const res = await api.request('GET', `/v1/workspaces/${workspaceId}/links/${link.id}/analytics?days=7`, { token });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    return res.body.data;
-  };
+  const analytics = () => linkAnalytics(token, workspaceId, link.id);
   for (const ua of [CHROME, CHROME, IPHONE, FIREFOX]) await visit(link.slug, ua);
   await api.services.clicks.flush();
   await rollUp();
@@ -179,8 +178,7 @@ test('under load the link counters wait for several runs of clicks; each click i
   await api.services.clicks.flush();
   await runWith(3);
   assert.equal(await clicks(), 0, 'two rolled-up clicks wait for the counters');
-  const analytics = await api.request('GET', `/v1/workspaces/${workspaceId}/links/${link.id}/analytics?days=7`, { token });
-  assert.equal(analytics.body.data.totalClicks, 2, 'analytics have them');
+  assert.equal((await linkAnalytics(token, workspaceId, link.id)).totalClicks, 2, 'analytics have them');
   await visit(link.slug, EDGE);
   await api.services.clicks.flush();
   await runWith(3);
