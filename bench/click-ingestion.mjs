@@ -34,13 +34,15 @@ const bufferDepth = () => metricValue(hop.url, 'hop_click_buffer_depth');
 
 async function counts() {
   const [r] = await sql`select count(*)::int as rows, count(*) filter (where not is_bot)::int as humans,
-    (select coalesce(sum(clicks), 0)::int from link_counters) as counted from clicks`;
+    (select coalesce(sum(clicks), 0)::int from link_counters) as counted,
+    (select counted_id from click_watermark) >= coalesce(max(id), 0) as all_counted from clicks`;
   return r;
 }
 
 /**
- * Unchanged this long counts as settled: longer than the aggregation job's wait on PostgreSQL (it
- * rolls up once 20,000 clicks wait or 10 s after its last run), so `link_counters` has caught up.
+ * Unchanged this long, with every click counted (the counters' watermark at the last click), counts
+ * as settled: longer than the aggregation job's wait on PostgreSQL (it rolls up once 20,000 clicks
+ * wait or 10 s after its last run, and under load counts every few runs).
  */
 const SETTLED_MS = 12_000;
 
@@ -56,7 +58,7 @@ async function settle(timeoutMs = 120_000) {
     if (now.rows !== last.rows || now.counted !== last.counted || (depth ?? 0) > 0) {
       last = now;
       stableSince = Date.now();
-    } else if (Date.now() - stableSince >= SETTLED_MS) {
+    } else if (Date.now() - stableSince >= SETTLED_MS && now.all_counted) {
       return { ...last, drainMs: stableSince - started };
     }
   }

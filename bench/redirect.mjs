@@ -12,8 +12,8 @@ const loadAverage = () => loadavg().map((n) => n.toFixed(1)).join(', ');
 
 /**
  * Waits until every metric named reads 0, polling every `everyMs`: the round's visits written
- * (nothing in the click buffer or the spool), or rolled up (nothing after the aggregation job's
- * watermark). CPU is counted until then, so work left over from the round (the embedded database's
+ * (nothing in the click buffer or the spool), or rolled up and counted (nothing after either of
+ * the aggregation job's watermarks). CPU is counted until then, so work left over from the round (the embedded database's
  * worker falls behind at full load; on PostgreSQL the job rolls the round's last clicks up within
  * ten flush intervals) still counts per request.
  */
@@ -71,7 +71,7 @@ try {
       catchUpMs = Date.now() - ended;
       if (pg) own = server.stop().own;
       // Scraped every half second: each scrape is the server's CPU too.
-      await settled(url, ['hop_click_rollup_pending'], 'rolled up', 500);
+      await settled(url, ['hop_click_rollup_pending', 'hop_click_counters_pending'], 'rolled up and counted', 500);
       rolledUpMs = Date.now() - ended;
     }
     own ??= server.stop().own;
@@ -102,7 +102,7 @@ try {
     // Targets: issue 8's for requests/s and p99, issue 15's (the click path) for CPU.
     `| **ratio** | **${fmt(ratio, 2)}** (target ≥ 0.8; the click path's ≥ ${pg ? '0.5' : '0.4'}) | **${fmt(p99Ratio, 2)}x** (target < 1.5x${pg ? '' : '; the click path\'s ≤ 3x'}) | | **${fmt(h.serverUs / b.serverUs, 2)}x**${pg ? ' (target ≤ 1.5x)' : ' (the database works in the server)'} | ${pg ? '(target ≤ 15 µs)' : ''} |`,
     '',
-    `${fmt(100 * fastShare, 1)}% of the measured visits were answered on the fast path (the rest by the router). ${pg ? `The server's CPU per request counts until every visit of the round was written (${fmt(h.catchUpMs / 1000, 1)} s after the round's end on average), PostgreSQL's until they were all rolled up (${fmt(h.rolledUpMs / 1000, 1)} s).` : `CPU per request counts until every visit of the round was written and rolled up: ${fmt(h.rolledUpMs / 1000, 1)} s after the round's end on average.`}`,
+    `${fmt(100 * fastShare, 1)}% of the measured visits were answered on the fast path (the rest by the router). ${pg ? `The server's CPU per request counts until every visit of the round was written (${fmt(h.catchUpMs / 1000, 1)} s after the round's end on average), PostgreSQL's until they were all rolled up and counted on their links (${fmt(h.rolledUpMs / 1000, 1)} s).` : `CPU per request counts until every visit of the round was written, rolled up and counted: ${fmt(h.rolledUpMs / 1000, 1)} s after the round's end on average.`}`,
   ].join('\n');
   console.log(lines);
   writeSection(`Redirect (${mode})`, lines);

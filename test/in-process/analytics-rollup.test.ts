@@ -7,6 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { aggregateClicks } from '../../server/src/domain/clicks/click-aggregation.js';
+import { clickAggregationJob } from '../../server/src/jobs/click-aggregation-job.js';
 import { inProcessApi, type InProcessApi } from '../helpers/in-process.js';
 
 const SHORT = 'short.test';
@@ -189,6 +190,46 @@ test('under load the link counters wait for several runs of clicks; each click i
   assert.ok(w.same, 'the counters caught up with the watermark');
 });
 
+test('the job lets the counters wait while clicks come by the 20,000, never longer than ten flush intervals', async () => {
+  const db = api.services.db;
+  await rollUp();
+  const job = clickAggregationJob({ flushMs: 1000, waitForClicks: true });
+  const state = async () => (await db.query<{ last_id: number; counted_id: number }>(
+    'select last_id::int as last_id, counted_id::int as counted_id from click_watermark'))[0];
+  // 20,000 ids handed out with no clicks behind them (a gap, as a rolled-back append leaves): to
+  // the job, a run under load.
+  await db.query(`update click_watermark set counted_at = now()`);
+  await db.query(`select setval(pg_get_serial_sequence('clicks', 'id'), (select last_id from click_watermark) + 20000)`);
+  await db.transaction((tx) => job.run(tx));
+  const loaded = await state();
+  assert.equal(loaded.counted_id + 20_000, loaded.last_id, 'rolled up; the counters wait');
+  await db.transaction((tx) => job.run(tx));
+  assert.deepEqual(await state(), loaded, 'nothing due a moment later');
+  await db.query(`update click_watermark set counted_at = now() - interval '11 seconds'`);
+  await db.transaction((tx) => job.run(tx));
+  const caught = await state();
+  assert.equal(caught.counted_id, caught.last_id, 'counted once ten flush intervals passed');
+});
+
+test('a run of a server from before the counters had their own watermark is refused', async () => {
+  await assert.rejects(
+    api.services.db.query('update click_watermark set last_id = last_id + 1, rolled_at = now()'),
+    /before migration 043/,
+  );
+});
+
+test('a browser name or referrer a visitor made too long to index is cut or dropped, and runs go on', async () => {
+  const { token, workspaceId, link } = await smartLink();
+  // Bowser names an unknown agent after its first word, however long.
+  await visit(link.slug, `${'A'.repeat(4000)}/1.0 `, undefined, `https://${'a'.repeat(3000)}.example/`);
+  await api.services.clicks.flush();
+  await rollUp();
+  const data = await linkAnalytics(token, workspaceId, link.id);
+  assert.equal(data.totalClicks, 1);
+  assert.deepEqual(data.browsers, [{ key: 'A'.repeat(64), clicks: 1, uniqueClicks: 1 }]);
+  assert.deepEqual(data.referrers, [{ key: null, clicks: 1, uniqueClicks: 1 }]);
+});
+
 test('hop_click_rollup_pending counts the clicks waiting for the job, and reads 0 once they are rolled up', async () => {
   const pending = async () => {
     const res = await api.request('GET', '/metrics', { token: METRICS_TOKEN });
@@ -205,4 +246,6 @@ test('hop_click_rollup_pending counts the clicks waiting for the job, and reads 
   assert.equal(await pending(), 2);
   await rollUp();
   assert.equal(await pending(), 0);
+  const res = await api.request('GET', '/metrics', { token: METRICS_TOKEN });
+  assert.ok(String(res.body).split('\n').includes('hop_click_counters_pending 0'), 'every rolled-up click counted');
 });

@@ -58,6 +58,14 @@ export function createMetrics(services: Services) {
     },
   });
   new Gauge({
+    name: 'hop_click_counters_pending',
+    help: 'Clicks rolled up but not yet added to their links\' counters (under load they catch up every few runs)',
+    registers: [registry],
+    async collect() {
+      this.set((await pendingClicks(services.db)).uncounted);
+    },
+  });
+  new Gauge({
     name: 'hop_webhook_deliveries', help: 'Webhook deliveries by status (whole database)', registers: [registry],
     labelNames: ['status'],
     async collect() {

@@ -42,9 +42,10 @@ function sortedEntries(map: Map<string, Counts>): BreakdownEntry[] {
 }
 
 /**
- * Each dimension's key that has no rollup row (DERIVED_KEYS: its fallback, such as no country or
- * the default target) is the total less the dimension's other keys; such a row read anyway (the pending
- * clicks, or rollups written before the rule) is skipped when summing, not to count it twice.
+ * Each dimension's key that has no rollup row of its own (DERIVED_KEYS: its fallback, such as no
+ * country or the default target) is the total less the dimension's other keys; such a key read
+ * anyway (the pending clicks, a part of an agent row such as `desktop`, or rollups written before
+ * the rule) is skipped when summing, not to count it twice.
  * Uniques subtract the same way: a unique click is unique under exactly one key of each dimension.
  */
 function addDerivedKeys(byDimension: Map<string, Map<string, Counts>>, totalClicks: number, totalUniques: number) {

@@ -2,7 +2,8 @@ import type { Queryable } from '../../db/database.js';
 import { CLICK_LOG_GATE } from './click-log.js';
 import { DERIVED_KEYS, agentKeySql } from './rollup-shape.js';
 
-// A fallback key (DERIVED_KEYS) is derived from the total, never stored.
+// A fallback key (DERIVED_KEYS) gets no row of its own (an agent row may hold one as a part): it is
+// derived from the total.
 const STORED_KEYS = `(d.dimension, d.key) not in (${Object.entries(DERIVED_KEYS)
   .map(([dimension, key]) => `('${dimension}', '${key}')`).join(', ')})`;
 
@@ -56,17 +57,19 @@ export interface CounterDeferral {
 /**
  * Rolls up the clicks appended since the watermark, in the caller's transaction: the day's new
  * visitors and the daily rollups (rollup-shape.ts: a row per combination of device, browser and
- * OS, and per key of country, referrer and target less the keys the total implies), then the
- * watermark moves to the end of the range; then the links' counters catch up to it, unless
- * `deferCounters` lets them wait. Output and watermarks commit together, so a run that dies
+ * OS, and per key of country, referrer and target less the keys the total implies) and, unless
+ * `deferCounters` lets them wait, the links' counters up to the end of the range; then both
+ * watermarks move in one update. Output and watermarks commit together, so a run that dies
  * changes nothing and the next one does the same range again: no click counts twice, none is
- * skipped.
- * Bots are in the log but count nowhere; clicks of links deleted since are skipped.
+ * skipped. Bots are in the log but count nowhere; clicks of links deleted since are skipped.
  */
 export async function aggregateClicks(tx: Queryable, deferCounters?: CounterDeferral): Promise<{ from: number; to: number }> {
   // The job's advisory lock keeps runs apart; the watermark row is locked only by the final update.
-  const [{ last_id: from }] = await tx.query<{ last_id: number }>('select last_id from click_watermark');
-  const to = Math.min(await committedBound(tx), Number(from) + MAX_IDS_PER_RUN);
+  const [w] = await tx.query<{ last_id: number; counted_id: number; counted_ms_ago: number }>(
+    `select last_id, counted_id, extract(epoch from clock_timestamp() - counted_at) * 1000 as counted_ms_ago from click_watermark`,
+  );
+  const from = Number(w.last_id);
+  const to = Math.max(from, Math.min(await committedBound(tx), from + MAX_IDS_PER_RUN));
   // The run's commit need not wait for its WAL to reach the disk: everything it writes is computed
   // from clicks already committed (synchronously), and its watermarks are in the same WAL record
   // stream as its output. A crash that loses the commit loses both together, and the next run
@@ -77,12 +80,29 @@ export async function aggregateClicks(tx: Queryable, deferCounters?: CounterDefe
   // while the range stays a few seconds long (31 ms a run at 420,000 clicks, docs/performance.md).
   await tx.query(`select set_config('synchronous_commit', 'off', true), set_config('work_mem', '64MB', true),
     set_config('enable_seqscan', 'off', true)`);
-  if (to > Number(from)) await rollUp(tx, Number(from), to);
-  await countClicks(tx, deferCounters);
-  return { from: Number(from), to: Math.max(to, Number(from)) };
+  if (to > from) await rollUp(tx, from, to);
+  const countedFrom = Number(w.counted_id);
+  const countNow = to > countedFrom
+    && (!deferCounters || to - countedFrom >= deferCounters.minClicks || Number(w.counted_ms_ago) >= deferCounters.maxAgeMs);
+  if (countNow) await countClicks(tx, countedFrom, to);
+  if (to === from && !countNow) return { from, to };
+  // Both watermarks move in the run's last statement (a fleet's other runs wait for the job's lock,
+  // not for this row), with `runs`, which migration 043's fence requires of every run.
+  await tx.query(
+    `update click_watermark set last_id = $1, rolled_at = case when $1 > last_id then now() else rolled_at end,
+       counted_id = $2, counted_at = case when $2 > counted_id then now() else counted_at end, runs = runs + 1`,
+    [to, countNow ? to : countedFrom],
+  );
+  // The pages just appended get their BRIN summary now rather than at the next vacuum (which the
+  // embedded database never runs): analytics find the clicks after the watermark through that
+  // index, and read every page of a range left unsummarized.
+  if (to > from) {
+    await tx.query(`select brin_summarize_new_values(i.inhrelid) from pg_inherits i where i.inhparent = 'clicks_id_brin'::regclass`);
+  }
+  return { from, to };
 }
 
-/** The rollups of the clicks in (from, to], and the watermark moved to `to`. */
+/** The day's new visitors and the rollups of the clicks in (from, to]. */
 async function rollUp(tx: Queryable, from: number, to: number): Promise<void> {
   await tx.query(
     `with v as (
@@ -115,28 +135,16 @@ async function rollUp(tx: Queryable, from: number, to: number): Promise<void> {
      select 1`,
     [from, to],
   );
-  await tx.query('update click_watermark set last_id = $1, rolled_at = now()', [to]);
-  // The pages just appended get their BRIN summary now rather than at the next vacuum (which the
-  // embedded database never runs): analytics find the clicks after the watermark through that
-  // index, and read every page of a range left unsummarized.
-  await tx.query(`select brin_summarize_new_values(i.inhrelid) from pg_inherits i where i.inhparent = 'clicks_id_brin'::regclass`);
 }
 
 /**
- * Adds the rolled-up clicks the link counters have not counted yet (after `counted_id`, up to the
- * watermark) to their links, unless `defer` lets them wait: a run over 20,000 clicks of 10,000
- * links updated a counter row for every second click, ~13% of PostgreSQL's CPU per click
- * (docs/performance.md), where a count over several runs' clicks updates each busy link's row
- * once. Counters and `counted_id` commit together, so no click is counted twice. Clicks of links
- * deleted since are skipped; links with a click limit were counted by the redirect itself.
+ * Adds the clicks in (from, to] to their links' counters: a run does it at once, or the job lets
+ * them wait (CounterDeferral): a run over 20,000 clicks of 10,000 links updated a counter row for
+ * every second click, ~13% of PostgreSQL's CPU per click (docs/performance.md), where a count over
+ * several runs' clicks updates each busy link's row once. Clicks of links deleted since are
+ * skipped; links with a click limit were counted by the redirect itself.
  */
-async function countClicks(tx: Queryable, defer?: CounterDeferral): Promise<void> {
-  const [w] = await tx.query<{ counted_id: number; last_id: number; age_ms: number }>(
-    `select counted_id, last_id, extract(epoch from clock_timestamp() - counted_at) * 1000 as age_ms from click_watermark`,
-  );
-  const [from, to] = [Number(w.counted_id), Number(w.last_id)];
-  if (to <= from) return;
-  if (defer && to - from < defer.minClicks && Number(w.age_ms) < defer.maxAgeMs) return;
+async function countClicks(tx: Queryable, from: number, to: number): Promise<void> {
   await tx.query(
     `insert into link_counters (link_id, clicks)
      select n.link_id, n.clicks from (
@@ -147,5 +155,4 @@ async function countClicks(tx: Queryable, defer?: CounterDeferral): Promise<void
      on conflict (link_id) do update set clicks = link_counters.clicks + excluded.clicks`,
     [from, to],
   );
-  await tx.query('update click_watermark set counted_id = $1, counted_at = now()', [to]);
 }

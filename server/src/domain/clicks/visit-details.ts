@@ -30,8 +30,16 @@ export const agentOf = memoizeByString((userAgent: string): Agent => {
   const parsed = Bowser.parse(userAgent);
   const type = parsed.platform?.type;
   const device: Device = type === 'mobile' || type === 'tablet' ? type : 'desktop';
-  return { isBot, device, browser: parsed.browser?.name || null, os: parsed.os?.name || null };
+  return { isBot, device, browser: nameOf(parsed.browser?.name), os: nameOf(parsed.os?.name) };
 });
+
+/**
+ * At most this many characters of a browser's or OS's name. Bowser takes an unknown agent's name
+ * from the user agent itself, so a visitor chooses its length; a key longer than a third of a page
+ * cannot be indexed, and one such click would stop every aggregation run that reads it.
+ */
+const MAX_NAME = 64;
+const nameOf = (name: string | undefined) => (name ? name.slice(0, MAX_NAME) : null);
 
 /** Whether a user agent is a bot's. */
 export const isBotAgent = (userAgent: string): boolean => agentOf(userAgent).isBot;
@@ -53,12 +61,16 @@ export function referrerDomainOf(referer: string): string | null {
   return origin ? domainOfOrigin(origin) : referrerDomain(referer);
 }
 
+/** The longest domain name DNS allows. */
+const MAX_DOMAIN = 253;
+
 export function referrerDomain(referer: string | undefined): string | null {
   if (!referer) return null;
   try {
     const host = new URL(referer).hostname.toLowerCase();
-    // Only domains: an address as referrer may be someone's own machine, and is no domain.
-    if (!host || isIP(host.replace(/^\[|\]$/g, ''))) return null;
+    // Only domains: an address as referrer may be someone's own machine, and is no domain; nor is
+    // a name longer than DNS allows (a key too long to index would stop the aggregation job).
+    if (!host || host.length > MAX_DOMAIN || isIP(host.replace(/^\[|\]$/g, ''))) return null;
     return host.replace(/^www\./, '');
   } catch {
     return null;
