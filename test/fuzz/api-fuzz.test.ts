@@ -5,6 +5,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { connect } from 'node:net';
 import { request } from 'undici';
 import { API_URL, team, type Team } from '../helpers/api.js';
 
@@ -147,4 +148,26 @@ test('hostile requests: huge, deep, invalid UTF-8, traversal, odd methods and ty
   assert.ok(odd.statusCode >= 400 && odd.statusCode < 500);
   await odd.body.dump();
   assert.equal(await stateOf(), before, 'refused requests changed nothing');
+});
+
+test('a body declared over the limit is read and answered 413, and its connection answers the next request', async () => {
+  // Written to a raw socket in one go, as a client that does not wait for an answer would: had the
+  // server closed the connection with the body unread, the kernel would reset it, and the client
+  // could lose the 413 (the EPIPE this test was written for) and certainly the second answer.
+  const { hostname, port } = new URL(API_URL);
+  const body = Buffer.alloc(2 * 1024 * 1024, 'x');
+  const socket = connect(Number(port), hostname);
+  const answers = new Promise<string>((resolve, reject) => {
+    let text = '';
+    socket.on('data', (chunk: Buffer) => { text += chunk.toString('latin1'); });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(text));
+  });
+  socket.write(`POST /v1/workspaces/${t.workspaceId}/links HTTP/1.1\r\nhost: ${hostname}\r\nauthorization: Bearer ${t.token}\r\n`
+    + `content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
+  socket.write(body);
+  socket.write(`GET /v1/workspaces/${t.workspaceId} HTTP/1.1\r\nhost: ${hostname}\r\nauthorization: Bearer ${t.token}\r\nconnection: close\r\n\r\n`);
+  // An answer's head follows the one before it directly, after its body's last byte.
+  const statuses = (await answers).match(/HTTP\/1\.1 \d{3}/g) ?? [];
+  assert.deepEqual(statuses, ['HTTP/1.1 413', 'HTTP/1.1 200']);
 });

@@ -39,6 +39,18 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_ASYNC_CONSTRAINT: 'VALIDATION_ERROR',
 };
 
+/**
+ * How much of a body declared too large is read and thrown away so that its answer arrives.
+ * Fastify answers such a body before reading it and asks for the connection to close; closing a
+ * socket with unread bytes in it sends a TCP reset, which can reach the client while it is still
+ * writing, before it has read the 413: it sees EPIPE or ECONNRESET instead of the answer. Up to
+ * this size the connection stays open instead, Node reads the rest of the body once the answer is
+ * out (as it does for any request whose body went unread), and the client reads the 413 and may
+ * reuse the connection. A larger declared body still closes: reading it would cost more than a
+ * client that sends one is owed.
+ */
+const UNREAD_BODY_DRAIN_LIMIT = 8 * 1024 * 1024;
+
 function handleError(this: FastifyInstance, err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
   if (err instanceof HopError) {
     // A refusal that knows when it ends says so in the header too (RFC 9110 10.2.3).
@@ -65,6 +77,9 @@ function handleError(this: FastifyInstance, err: FastifyError, req: FastifyReque
   }
 
   const mapped = err.code ? FASTIFY_CODES[err.code] : undefined;
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && Number(req.headers['content-length']) <= UNREAD_BODY_DRAIN_LIMIT) {
+    reply.removeHeader('connection');
+  }
   if (mapped) {
     const message = mapped === 'VALIDATION_ERROR' && err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'body is not valid JSON' : err.message;
     return sendError(reply, mapped, message, mapped === 'VALIDATION_ERROR' ? { issues: [{ path: 'body', message }] } : {});
