@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
-import { open, rm, appendFile } from 'node:fs/promises';
+import { open, rm, appendFile, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { constants, deflateRaw, inflateRaw } from 'node:zlib';
@@ -40,11 +40,11 @@ export interface SpoolChunk {
  * restart, resumes exactly where the last commit left off.
  *
  * A file is a run of blocks, each a 4-byte length and then that many bytes of raw DEFLATE of up to
- * BLOCK_VISITS visits as JSON lines. Compressed, a visit takes ~45 bytes instead of ~400 (its
- * visitor hash is most of what is left), so the default gigabyte holds ~20 million visits: a
+ * BLOCK_VISITS visits as JSON lines. Compressed, a visit takes ~35-45 bytes instead of ~400 (its
+ * visitor hash is most of what is left), so the default gigabyte holds some 25 million visits: a
  * 5-minute outage at a full 20,000 redirects a second filled the uncompressed spool halfway
- * through (docs/performance.md). Compression runs on libuv's thread pool, and only while the
- * database is away.
+ * through (docs/decisions.md, "No click lost: a spool file"). Compression runs on libuv's thread
+ * pool, and only while the database is away.
  */
 export function createClickSpool(deps: { dir: string; maxBytes: number }) {
   mkdirSync(deps.dir, { recursive: true });
@@ -84,9 +84,12 @@ export function createClickSpool(deps: { dir: string; maxBytes: number }) {
     try {
       await appendFile(join(deps.dir, segment), data);
     } catch (err) {
-      // Part of the blocks may be on disk: nothing more goes after them, so they stay the
-      // segment's torn tail, which a replay skips (only `sizes`' bytes are read until a restart).
+      // Part of the blocks may be on disk (a full disk), yet the caller keeps these visits: they
+      // are cut off again, or a restart would replay the whole blocks among them a second time.
+      // Should that fail too, no append goes after them, and this run reads only `sizes`' bytes.
       current = undefined;
+      const before = sizes.get(segment);
+      await (before === undefined ? rm(join(deps.dir, segment), { force: true }) : truncate(join(deps.dir, segment), before)).catch(() => {});
       throw err;
     }
     current = segment;
