@@ -77,7 +77,10 @@ function handleError(this: FastifyInstance, err: FastifyError, req: FastifyReque
   }
 
   const mapped = err.code ? FASTIFY_CODES[err.code] : undefined;
-  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && Number(req.headers['content-length']) <= UNREAD_BODY_DRAIN_LIMIT) {
+  // Only Fastify's own close is taken back: one the server set on the response itself (a graceful
+  // stop, connection-drain.ts) stands, and the connection closes once the body is read.
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && Number(req.headers['content-length']) <= UNREAD_BODY_DRAIN_LIMIT
+    && !reply.raw.hasHeader('connection')) {
     reply.removeHeader('connection');
   }
   if (mapped) {
