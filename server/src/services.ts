@@ -93,7 +93,7 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
   });
   const salts = createVisitorSalts({ db, clock });
   const redirectLinks = createRedirectLinks({ db });
-  const linkCache = createLinkCache({ links: redirectLinks });
+  const linkCache = createLinkCache({ links: redirectLinks, defaultDomain: config.shortDomain });
   const workspaces = createWorkspacesService({ db, newId, defaultPlan: config.defaultPlan });
   const reservedHosts = [config.shortDomain, config.baseUrl].map((h) => new URL(h.includes('://') ? h : `http://${h}`).hostname);
   const hostDomains = createHostDomains({ shortDomain: config.shortDomain, load: () => domains.verifiedNames() });

@@ -39,7 +39,9 @@ export function createFastRedirect(deps: RedirectorDeps & { hostDomains: HostDom
       const last = forwarded.lastIndexOf(',');
       host = last < 0 ? forwarded.trim() : forwarded.slice(last + 1).trim();
     }
-    return host[0] === '[' ? host.slice(0, host.indexOf(']') + 1) : host.split(':', 1)[0];
+    if (host[0] === '[') return host.slice(0, host.indexOf(']') + 1);
+    const colon = host.indexOf(':');
+    return colon < 0 ? host : host.slice(0, colon);
   }
 
   const addressOf = (req: IncomingMessage) => (trust ? proxyAddr(req, trust) : req.socket.remoteAddress ?? '');

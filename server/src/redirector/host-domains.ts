@@ -37,10 +37,17 @@ export function createHostDomains(deps: { shortDomain: string; load: () => Promi
 
   /** Which domain a host name serves, without waiting; undefined while the set needs a reload. */
   const normal = (hostname: string) => hostname.toLowerCase().replace(/\.$/, '');
+  // The last host name found to be the default short domain's by its shape alone: nearly every
+  // visit names the same host, and this answer depends on nothing the set holds.
+  let lastDefault: string | undefined;
   function domainForHost(hostname: string): string | undefined {
+    if (hostname === lastDefault) return deps.shortDomain;
     const host = normal(hostname);
     // The default short domain's host needs no set at all: the common case stays free.
-    if (!host.includes('.') || host === defaultHost || isIP(host)) return deps.shortDomain;
+    if (!host.includes('.') || host === defaultHost || isIP(host)) {
+      lastDefault = hostname;
+      return deps.shortDomain;
+    }
     if (now() - loadedAt >= TTL_MS) return undefined;
     return names.has(host) ? host : deps.shortDomain;
   }

@@ -12,7 +12,10 @@ const TTL_MS = 5 * 60_000;
  * process that made the change drops it at once. A generation counter keeps a read that raced
  * with an invalidation from caching the old value.
  */
-export function createLinkCache(deps: { links: RedirectLinks }) {
+export function createLinkCache(deps: { links: RedirectLinks; defaultDomain?: string }) {
+  // The default short domain's links are keyed by slug alone, so a visit builds no key: a slug
+  // holds no '/', which every other domain's key does.
+  const keyOf = (domain: string, slug: string) => (domain === deps.defaultDomain ? slug : `${domain}/${slug}`);
   const keyById = new Map<string, string>();
   const byKey = new LRUCache<string, RedirectLink>({
     max: MAX_ENTRIES,
@@ -28,13 +31,13 @@ export function createLinkCache(deps: { links: RedirectLinks }) {
 
   return {
     /** Without waiting: the cached link, or undefined when only the database can say. Counts nothing. */
-    peek: (domain: string, slug: string) => byKey.get(`${domain}/${slug}`),
+    peek: (domain: string, slug: string) => byKey.get(keyOf(domain, slug)),
     /** A visit served from `peek` (the redirector's fast path), for the hit rate. */
     countHit() {
       hits++;
     },
     async get(domain: string, slug: string): Promise<RedirectLink | null> {
-      const key = `${domain}/${slug}`;
+      const key = keyOf(domain, slug);
       const hit = byKey.get(key);
       if (hit) {
         hits++;
