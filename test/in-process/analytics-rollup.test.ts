@@ -249,3 +249,35 @@ test('hop_click_rollup_pending counts the clicks waiting for the job, and reads 
   const res = await api.request('GET', '/metrics', { token: METRICS_TOKEN });
   assert.ok(String(res.body).split('\n').includes('hop_click_counters_pending 0'), 'every rolled-up click counted');
 });
+
+test('a visitor\'s unique click is its earliest, also when the log holds its clicks out of time order, and only new visitors count one', async () => {
+  const { token, workspaceId, link } = await smartLink();
+  await rollUp();
+  // A replayed spool or a second process can append a later click before an earlier one: the
+  // unique is the earliest by time, whatever the ids say. Written to the log as a batch would.
+  const now = Date.now();
+  const append = (visitor: string, referrer: string, msAgo: number) => api.services.db.query(
+    `insert into clicks (link_id, workspace_id, source, clicked_at, visitor_hash, referrer, is_bot, target)
+     values ($1, $2, 'link', $3, $4, $5, false, 'default')`,
+    [link.id, workspaceId, new Date(now - msAgo), visitor, referrer],
+  );
+  await append('visitor-a', 'late.example', 1_000);
+  await append('visitor-a', 'early.example', 60_000);
+  await append('visitor-b', 'late.example', 2_000);
+  const expected = [
+    { key: 'late.example', clicks: 2, uniqueClicks: 1 },
+    { key: 'early.example', clicks: 1, uniqueClicks: 1 },
+  ];
+  assert.deepEqual((await linkAnalytics(token, workspaceId, link.id)).referrers, expected, 'pending');
+  await rollUp();
+  assert.deepEqual((await linkAnalytics(token, workspaceId, link.id)).referrers, expected, 'rolled up');
+  // A visitor the day already knows counts no unique again, pending or rolled up.
+  await append('visitor-a', 'again.example', 500);
+  // Keys with as many clicks come in key order.
+  const again = [expected[0], { key: 'again.example', clicks: 1, uniqueClicks: 0 }, expected[1]];
+  assert.deepEqual((await linkAnalytics(token, workspaceId, link.id)).referrers, again, 'pending, known visitor');
+  await rollUp();
+  const data = await linkAnalytics(token, workspaceId, link.id);
+  assert.deepEqual(data.referrers, again, 'rolled up, known visitor');
+  assert.equal(data.uniqueClicks, 2);
+});
