@@ -7,13 +7,12 @@
 // outage), so the figure covers both halves of the query. Uniques are checked exact. The log is
 // analysed after the load, as autovacuum (or, embedded, the click-partitions job) would.
 // Usage: node bench/analytics.mjs [postgres|embedded] [clicks]   (default postgres, 1,000,000)
-import { mkdtempSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import postgres from 'postgres';
 import { ADMIN_TOKEN, freshPostgres, seedLinks, startHop } from './lib/servers.mjs';
 import { fmt, load, writeSection } from './lib/measure.mjs';
 import { startServer } from '../test/helpers/start-server.mjs';
+import { scratchDir } from '../test/helpers/scratch-dir.mjs';
 
 const mode = process.argv[2] ?? 'postgres';
 const CLICKS = Number(process.argv[3] ?? 1_000_000);
@@ -87,7 +86,7 @@ async function onPostgres() {
 async function onEmbedded() {
   const { openEmbedded } = await import('../server/dist/db/embedded.js');
   const { aggregateClicks } = await import('../server/dist/domain/clicks/click-aggregation.js');
-  const dataDir = mkdtempSync(join(tmpdir(), 'hop-bench-'));
+  const dataDir = scratchDir('hop-bench-');
   const env = { HOP_ADMIN_TOKEN: ADMIN_TOKEN, HOP_LOG_LEVEL: 'error', HOP_RATE_LIMITS: 'off' };
   let hop = await startServer({ dataDir, env, timeoutMs: 120_000 });
   return {

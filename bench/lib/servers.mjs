@@ -1,11 +1,10 @@
 // Servers for benchmarks: Hop itself (embedded or PostgreSQL), a bare Fastify baseline, and a
 // fresh PostgreSQL database. Everything on loopback, started and stopped by the benchmark.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, freePort } from '../../test/helpers/start-server.mjs';
+import { scratchDir } from '../../test/helpers/scratch-dir.mjs';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
@@ -38,7 +37,7 @@ export const fastPathVisits = async (url) => (await metricValue(url, 'hop_redire
 export async function startHop(env = {}, nodeArgs = []) {
   return startServer({
     nodeArgs,
-    dataDir: mkdtempSync(join(tmpdir(), 'hop-bench-')),
+    dataDir: scratchDir('hop-bench-'),
     env: { HOP_ADMIN_TOKEN: ADMIN_TOKEN, HOP_METRICS_TOKEN: METRICS_TOKEN, HOP_LOG_LEVEL: 'error', HOP_RATE_LIMITS: 'off', ...env },
     timeoutMs: 120_000,
   });

@@ -2,15 +2,13 @@
 // CF-IPCountry) instead of the IP database; junk and "unknown" values are not stored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ADMIN_TOKEN, BROWSER_UA, eventually, team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
 test('countries come from HOP_GEO_HEADER when the server is told to trust it', async () => {
   const server = await startServer({
-    dataDir: mkdtempSync(join(tmpdir(), 'hop-geo-')),
+    dataDir: scratchDir('hop-geo-'),
     env: { HOP_GEO_HEADER: 'CF-IPCountry', HOP_CLICK_FLUSH_MS: '50', HOP_ADMIN_TOKEN: ADMIN_TOKEN },
   });
   try {

@@ -3,19 +3,18 @@
 // OpenAPI document rely on, so a field the emitter adds without the schema fails here.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVENT_TYPES, EventSchema, WEBHOOK_HEADERS, type EventType } from '@hop/shared';
 import { ADMIN_TOKEN, BROWSER_UA, eventually, team, unique } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { startReceiver } from '../helpers/webhook-receiver.js';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
 let server: Awaited<ReturnType<typeof startServer>>;
 
 before(async () => {
   server = await startServer({
-    dataDir: mkdtempSync(join(tmpdir(), 'hop-events-')),
+    dataDir: scratchDir('hop-events-'),
     env: { HOP_ALLOW_PRIVATE_URLS: '1', HOP_ADMIN_TOKEN: ADMIN_TOKEN, HOP_CLICK_FLUSH_MS: '50', HOP_EXPIRY_CHECK_MS: '200' },
   });
 });

@@ -3,13 +3,11 @@
 // request), and the sweep job, which never runs at start. Also the trusted country header.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Link } from '@hop/shared';
 import { eventually, succeeds, team, type Team } from '../helpers/api.js';
 import { freePort, startServer } from '../helpers/start-server.mjs';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
 let server: Awaited<ReturnType<typeof startServer>>;
 let receiver: Server;
@@ -30,7 +28,7 @@ before(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
   server = await startServer({
-    dataDir: mkdtempSync(join(tmpdir(), 'hop-health-')),
+    dataDir: scratchDir('hop-health-'),
     env: { HOP_ALLOW_PRIVATE_URLS: '1', HOP_GEO_HEADER: 'CF-IPCountry' },
   });
 });
@@ -111,7 +109,7 @@ test('the sweep job never runs at start, then checks stale links on its interval
   // Its own embedded database: a sweep covers every link of its database, and only this test's
   // links (on the loopback receiver) may be requested.
   const sweeper = await startServer({
-    dataDir: mkdtempSync(join(tmpdir(), 'hop-sweep-')),
+    dataDir: scratchDir('hop-sweep-'),
     env: { DATABASE_URL: '', HOP_ALLOW_PRIVATE_URLS: '1', HOP_LINK_CHECK_MS: '10000', HOP_LINK_CHECK_HOST_SPACING_MS: '50' },
   });
   try {

@@ -1,10 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { API_URL, METRICS_AUTH, eventually, team, visit } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
 const metricValue = (text: string, line: RegExp) => {
   const m = text.split('\n').find((l) => line.test(l));
@@ -31,7 +29,7 @@ test('GET /metrics exposes request, redirect-cache, click-buffer, roll-up and de
 });
 
 test('job runs are counted by job and outcome, with their duration', async () => {
-  const server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'hop-metrics-')), env: { HOP_EXPIRY_CHECK_MS: '200' } });
+  const server = await startServer({ dataDir: scratchDir('hop-metrics-'), env: { HOP_EXPIRY_CHECK_MS: '200' } });
   try {
     const ran = await eventually(async () => {
       const text = await (await fetch(`${server.url}/metrics`, { headers: METRICS_AUTH })).text();
@@ -56,7 +54,7 @@ test('GET /metrics answers only to Authorization: Bearer <HOP_METRICS_TOKEN>', a
 });
 
 test('without HOP_METRICS_TOKEN, /metrics does not exist (404), even to a Bearer token', async () => {
-  const server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'hop-metrics-off-')), env: { HOP_METRICS_TOKEN: '' } });
+  const server = await startServer({ dataDir: scratchDir('hop-metrics-off-'), env: { HOP_METRICS_TOKEN: '' } });
   try {
     for (const headers of [{}, METRICS_AUTH]) {
       const res = await fetch(`${server.url}/metrics`, { headers });

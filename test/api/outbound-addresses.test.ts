@@ -3,13 +3,11 @@
 // never opens the cloud metadata service.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { HopApiError } from '@hop/shared/client';
 import { ADMIN_TOKEN, team, type Team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { startReceiver } from '../helpers/webhook-receiver.js';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
 const refusal = (p: Promise<unknown>) => p.then(() => assert.fail('accepted'), (e: HopApiError) => e);
 
@@ -43,7 +41,7 @@ test('HOP_ALLOW_PRIVATE_URLS allows loopback but never a cloud metadata address,
 
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'hop-egress-')), env: { HOP_ALLOW_PRIVATE_URLS: '1', HOP_ADMIN_TOKEN: ADMIN_TOKEN } });
+    server = await startServer({ dataDir: scratchDir('hop-egress-'), env: { HOP_ALLOW_PRIVATE_URLS: '1', HOP_ADMIN_TOKEN: ADMIN_TOKEN } });
     const t = await team('pro', server.url);
     await createHook(t, `${receiver.url}/ok`); // loopback, http: allowed for development
     const metadata = [

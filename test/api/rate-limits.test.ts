@@ -4,16 +4,15 @@
 // endpoint, and counters shared by two processes on PostgreSQL and through Redis.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
 import { createHopClient, type HopClient, type RawResponse } from '@hop/shared/client';
 import { ADMIN_TOKEN, anonymous, apiKey, client, setPlan, team as sharedTeam, unique, visit } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
 const REAL = { HOP_RATE_LIMIT_SCALE: '1', HOP_ADMIN_TOKEN: ADMIN_TOKEN, HOP_TRUST_PROXY: '127.0.0.1' };
-const dataDir = () => mkdtempSync(join(tmpdir(), 'hop-rl-'));
+const dataDir = () => scratchDir('hop-rl-');
 let server: Awaited<ReturnType<typeof startServer>>;
 
 before(async () => {

@@ -4,19 +4,18 @@
 // own, so the fast-path counter moves only with this file's visits.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Link } from '@hop/shared';
 import { ADMIN_TOKEN, BROWSER_UA, METRICS_AUTH, eventually, team, type Team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
 let server: Awaited<ReturnType<typeof startServer>>;
 let t: Team;
 
 before(async () => {
   server = await startServer({
-    dataDir: mkdtempSync(join(tmpdir(), 'hop-fast-')),
+    dataDir: scratchDir('hop-fast-'),
     env: { HOP_ADMIN_TOKEN: ADMIN_TOKEN, HOP_TRUST_PROXY: '127.0.0.1', HOP_CLICK_FLUSH_MS: '100' },
   });
   t = await team('pro', server.url);

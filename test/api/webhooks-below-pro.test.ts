@@ -2,13 +2,11 @@
 // `plan_required`, and the owner can still list, read, disable and delete them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { HopApiError } from '@hop/shared/client';
 import { ADMIN_TOKEN, eventually, setPlan, team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { startReceiver } from '../helpers/webhook-receiver.js';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
 const tierRequired = async (p: Promise<unknown>, what: string) => {
   const err = await p.then(() => assert.fail(`${what}: accepted below Pro`), (e: HopApiError) => e);
@@ -26,7 +24,7 @@ test('a workspace that drops below Pro queues no deliveries, ends its pending on
 
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'hop-below-pro-')), env: { HOP_ALLOW_PRIVATE_URLS: '1', HOP_ADMIN_TOKEN: ADMIN_TOKEN } });
+    server = await startServer({ dataDir: scratchDir('hop-below-pro-'), env: { HOP_ALLOW_PRIVATE_URLS: '1', HOP_ADMIN_TOKEN: ADMIN_TOKEN } });
     const t = await team('pro', server.url);
     const ws = { workspaceId: t.workspaceId };
     const { data: hook } = await t.api.call('createWebhook', { params: ws, body: { url: `${receiver.url}/h`, events: ['link.created'] } });

@@ -3,17 +3,15 @@
 // several processes dispatching each attempt once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { request } from 'undici';
 import { verifyWebhook, WEBHOOK_HEADERS } from '@hop/shared';
 import { HopApiError, createHopClient } from '@hop/shared/client';
 import { ADMIN_TOKEN, API_URL, apiKey, eventually, team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { startReceiver } from '../helpers/webhook-receiver.js';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
-const dataDir = () => mkdtempSync(join(tmpdir(), 'hop-wh2-'));
+const dataDir = () => scratchDir('hop-wh2-');
 
 test('the shared server refuses endpoints that are not public https', async () => {
   const t = await team('pro');

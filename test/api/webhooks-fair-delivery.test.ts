@@ -2,12 +2,10 @@
 // another workspace's events go out meanwhile.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ADMIN_TOKEN, eventually, team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { startReceiver } from '../helpers/webhook-receiver.js';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
 test('an endpoint that hangs delays only its own deliveries', async () => {
   let release!: () => void;
@@ -18,7 +16,7 @@ test('an endpoint that hangs delays only its own deliveries', async () => {
 
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'hop-fair-')), env: { HOP_ALLOW_PRIVATE_URLS: '1', HOP_ADMIN_TOKEN: ADMIN_TOKEN } });
+    server = await startServer({ dataDir: scratchDir('hop-fair-'), env: { HOP_ALLOW_PRIVATE_URLS: '1', HOP_ADMIN_TOKEN: ADMIN_TOKEN } });
     const slow = await team('pro', server.url);
     const other = await team('pro', server.url);
     // Two webhooks on the hanging host (one host, whatever the path), 20 events each: 40 deliveries.

@@ -3,14 +3,12 @@
 // secret rotation, the synchronous test, manual retries under the same delivery id.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { verifyWebhook, WEBHOOK_HEADERS, type Webhook } from '@hop/shared';
 import { HopApiError } from '@hop/shared/client';
 import { ADMIN_TOKEN, BROWSER_UA, eventually, team, type Team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { startReceiver, throwAwayCertificate, type ReceivedRequest } from '../helpers/webhook-receiver.js';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
 // 2, 8, 32, 128 s become 20, 80, 320, 1280 ms.
 const SCALE = 0.01;
@@ -19,7 +17,7 @@ const cert = throwAwayCertificate();
 
 before(async () => {
   server = await startServer({
-    dataDir: mkdtempSync(join(tmpdir(), 'hop-webhooks-')),
+    dataDir: scratchDir('hop-webhooks-'),
     env: {
       HOP_ALLOW_PRIVATE_URLS: '1', HOP_WEBHOOK_RETRY_SCALE: String(SCALE), HOP_ADMIN_TOKEN: ADMIN_TOKEN,
       HOP_CLICK_FLUSH_MS: '50', HOP_EXPIRY_CHECK_MS: '200', NODE_EXTRA_CA_CERTS: cert.caFile,

@@ -2,13 +2,11 @@
 // field names shown as the flags typed, and links named by slug wherever an id is taken.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createHopClient } from '@hop/shared/client';
 import { ADMIN_TOKEN, apiKey, team, unique } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { hopSession, runHop } from './run-hop.js';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
 test('a malformed HOP_API_URL exits 2 naming the variable, before any request', async () => {
   for (const value of ['localhost:3000', 'htp://x', 'not a url']) {
@@ -62,7 +60,7 @@ test('a slug is taken wherever a link id is: links get/update/delete, qr create/
 });
 
 test('a 429 says when the window resets and how an operator raises limits', { timeout: 60_000 }, async () => {
-  const server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'hop-cli-429-')), env: { HOP_RATE_LIMIT_SCALE: '1', HOP_ADMIN_TOKEN: ADMIN_TOKEN, HOP_TRUST_PROXY: '127.0.0.1' } });
+  const server = await startServer({ dataDir: scratchDir('hop-cli-429-'), env: { HOP_RATE_LIMIT_SCALE: '1', HOP_ADMIN_TOKEN: ADMIN_TOKEN, HOP_TRUST_PROXY: '127.0.0.1' } });
   try {
     const ip = `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
     const anon = createHopClient({ baseUrl: server.url });

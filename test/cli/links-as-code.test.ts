@@ -3,15 +3,15 @@
 // (on a server started here with the real limits and 6-second windows) or fail at once (--no-retry).
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Link } from '@hop/shared';
 import { ADMIN_TOKEN, client, team, unique, type Team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { hopSession } from './run-hop.js';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
-const dir = mkdtempSync(join(tmpdir(), 'hop-apply-'));
+const dir = scratchDir('hop-apply-');
 const file = (name: string, text: string) => {
   const p = join(dir, name);
   writeFileSync(p, text);
@@ -170,7 +170,7 @@ test('links import and export: a CSV round trip, export → apply shows no chang
 test('a rate-limited run waits for the window and completes; --no-retry fails at once', async () => {
   // Real limits (free: 20 a minute) with windows ten times shorter: a "minute" is 6 s.
   const server = await startServer({
-    dataDir: mkdtempSync(join(tmpdir(), 'hop-rl-cli-')),
+    dataDir: scratchDir('hop-rl-cli-'),
     env: { HOP_RATE_LIMIT_SCALE: '1', HOP_RATE_LIMIT_WINDOW_SCALE: '0.1', HOP_ADMIN_TOKEN: ADMIN_TOKEN, HOP_TRUST_PROXY: '127.0.0.1' },
   });
   try {

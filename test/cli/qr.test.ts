@@ -1,8 +1,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Link, QrAnalytics, QrCode } from '@hop/shared';
@@ -10,6 +9,7 @@ import { API_URL, eventually, team, visit, type Team } from '../helpers/api.js';
 import { decode, decodePng, decodeTerminalText } from '../helpers/qr-decode.js';
 import { hopOnTerminal } from './pty.js';
 import { hopSession } from './run-hop.js';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
 let t: Team;
 let hop: ReturnType<typeof hopSession>;
@@ -65,7 +65,7 @@ test('qr download: bytes to stdout when piped, or to --output; both decode', asy
   assert.equal(await decodePng(piped.stdout), png.scanUrl);
 
   const pdf = await hop.json<QrCode>(['qr', 'create', link.id, '--format', 'pdf']);
-  const file = join(mkdtempSync(join(tmpdir(), 'hop-qr-cli-')), 'code.pdf');
+  const file = join(scratchDir('hop-qr-cli-'), 'code.pdf');
   const saved = await hop.run(['qr', 'download', pdf.id, '--output', file]);
   assert.equal(saved.code, 0, saved.stderr);
   assert.equal(saved.stdout, '');

@@ -3,14 +3,14 @@
 // (its destinations on a loopback receiver, on a server allowed to reach it).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Link, LinkResolution } from '@hop/shared';
 import { team, unique, type Team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { hopSession } from './run-hop.js';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
@@ -82,7 +82,7 @@ test('links export → apply: the smart fields round-trip and an unchanged expor
   const hop2 = hopSession();
   await hop2.login(t2.token);
   const ws = { env: { HOP_WORKSPACE: t2.workspaceId } };
-  const dir = mkdtempSync(join(tmpdir(), 'hop-smart-apply-'));
+  const dir = scratchDir('hop-smart-apply-');
   const file = join(dir, 'links.yaml');
   const slug = unique('code-');
   writeFileSync(file, `links:
@@ -140,7 +140,7 @@ test('links check [--tag] [--fail-on broken] exits 1 naming the broken link (a l
   receiver = createServer((req, res) => res.writeHead(req.url === '/gone' ? 404 : 200).end());
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
-  server = await startServer({ dataDir: mkdtempSync(join(tmpdir(), 'hop-check-')), env: { HOP_ALLOW_PRIVATE_URLS: '1' } });
+  server = await startServer({ dataDir: scratchDir('hop-check-'), env: { HOP_ALLOW_PRIVATE_URLS: '1' } });
   const owner = await team('free', server.url);
   const h = hopSession();
   // Logged in against this test's own server (on the embedded database it holds its own accounts).

@@ -2,17 +2,15 @@
 // child process reading the live event stream, and a real local receiver it forwards to.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { verifyWebhook, WEBHOOK_HEADERS } from '@hop/shared';
 import { ADMIN_TOKEN, eventually, team, type Team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import { hopSession } from './run-hop.js';
 import { spawnHop, type TailProcess } from './tail-process.js';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'hop-tail-'));
+const dataDir = scratchDir('hop-tail-');
 const SERVER_ENV = {
   HOP_ALLOW_PRIVATE_URLS: '1', HOP_WEBHOOK_RETRY_SCALE: '0.01', HOP_ADMIN_TOKEN: ADMIN_TOKEN,
   // Fixed, so the stream secret (derived from it) and sessions survive the restart below: the run's

@@ -3,14 +3,12 @@
 // failures exit with the documented codes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { signWebhook, verifyWebhook, WEBHOOK_HEADERS, type Delivery, type Webhook } from '@hop/shared';
 import { ADMIN_TOKEN, eventually, team, type Team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import { hopSession, type HopOptions } from './run-hop.js';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
 let server: Awaited<ReturnType<typeof startServer>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -19,7 +17,7 @@ let session: ReturnType<typeof hopSession>;
 
 before(async () => {
   server = await startServer({
-    dataDir: mkdtempSync(join(tmpdir(), 'hop-cli-webhooks-')),
+    dataDir: scratchDir('hop-cli-webhooks-'),
     env: { HOP_ALLOW_PRIVATE_URLS: '1', HOP_WEBHOOK_RETRY_SCALE: '0.01', HOP_ADMIN_TOKEN: ADMIN_TOKEN },
   });
   receiver = await startReceiver();

@@ -6,12 +6,10 @@
 // receiver through the dispatcher process.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ADMIN_TOKEN, BROWSER_UA, eventually, team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { startReceiver } from '../helpers/webhook-receiver.js';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 
 const onPostgres = !!process.env.DATABASE_URL;
 const servers: Awaited<ReturnType<typeof startServer>>[] = [];
@@ -19,7 +17,7 @@ after(() => Promise.all(servers.map((s) => s.stop())));
 
 async function part(disable: string, env: Record<string, string> = {}) {
   const server = await startServer({
-    dataDir: mkdtempSync(join(tmpdir(), 'hop-fleet-')),
+    dataDir: scratchDir('hop-fleet-'),
     env: {
       HOP_ADMIN_TOKEN: ADMIN_TOKEN,
       HOP_SHORT_DOMAIN: 'fleet-roles.test', // one short domain, so links mean the same everywhere

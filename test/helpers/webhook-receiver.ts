@@ -1,11 +1,11 @@
 // A real webhook receiver for tests: HTTP, or HTTPS with a throw-away certificate made by openssl.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scratchDir } from './scratch-dir.mjs';
 
 export interface ReceivedRequest {
   at: number;
@@ -23,7 +23,7 @@ export function throwAwayCertificate() {
     const cert = join(shared, 'cert.pem');
     return { key: readFileSync(join(shared, 'key.pem')), cert: readFileSync(cert), caFile: cert };
   }
-  const dir = mkdtempSync(join(tmpdir(), 'hop-cert-'));
+  const dir = scratchDir('hop-cert-');
   const key = join(dir, 'key.pem');
   const cert = join(dir, 'cert.pem');
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1',
