@@ -3,7 +3,6 @@
 // OpenAPI document rely on, so a field the emitter adds without the schema fails here.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { EVENT_TYPES, EventSchema, WEBHOOK_HEADERS, type EventType } from '@hop/shared';
 import { ADMIN_TOKEN, BROWSER_UA, eventually, team, unique } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';

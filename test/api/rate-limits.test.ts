@@ -4,7 +4,6 @@
 // endpoint, and counters shared by two processes on PostgreSQL and through Redis.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { connect } from 'node:net';
 import { createHopClient, type HopClient, type RawResponse } from '@hop/shared/client';
 import { ADMIN_TOKEN, anonymous, apiKey, client, setPlan, team as sharedTeam, unique, visit } from '../helpers/api.js';

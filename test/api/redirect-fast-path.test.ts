@@ -4,7 +4,6 @@
 // own, so the fast-path counter moves only with this file's visits.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import type { Link } from '@hop/shared';
 import { ADMIN_TOKEN, BROWSER_UA, METRICS_AUTH, eventually, team, type Team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';

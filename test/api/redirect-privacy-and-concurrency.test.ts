@@ -9,6 +9,7 @@ import { request } from 'undici';
 import { createHopClient } from '@hop/shared/client';
 import { BROWSER_UA, eventually, team, visit } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 import { openDatabase } from '../../server/src/db/open.js';
 
 test('200 concurrent visitors to a link with maxClicks 10 get exactly 10 redirects', async () => {
@@ -73,8 +74,8 @@ test('a change made through one process reaches another process within a second'
   // One fleet: both processes serve the same short domain from the same database.
   const env = { HOP_SHORT_DOMAIN: 'hop.test' };
   const [a, b] = await Promise.all([
-    startServer({ dataDir: mkdtempSync(join(tmpdir(), 'hop-a-')), env }),
-    startServer({ dataDir: mkdtempSync(join(tmpdir(), 'hop-b-')), env }),
+    startServer({ dataDir: scratchDir('hop-a-'), env }),
+    startServer({ dataDir: scratchDir('hop-b-'), env }),
   ]);
   try {
     const anon = createHopClient({ baseUrl: a.url });

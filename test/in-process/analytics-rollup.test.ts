@@ -254,16 +254,20 @@ test('a visitor\'s unique click is its earliest, also when the log holds its cli
   const { token, workspaceId, link } = await smartLink();
   await rollUp();
   // A replayed spool or a second process can append a later click before an earlier one: the
-  // unique is the earliest by time, whatever the ids say. Written to the log as a batch would.
+  // unique is the earliest by time, whatever the ids say. Written to the log as a batch would, at
+  // fractions of the part of today (UTC) gone by, so that every click falls on the same day.
+  const DAY = 86_400_000;
+  if (Date.now() % DAY < 1_000) await new Promise((r) => setTimeout(r, 1_000));
   const now = Date.now();
-  const append = (visitor: string, referrer: string, msAgo: number) => api.services.db.query(
+  const dayStart = now - (now % DAY);
+  const append = (visitor: string, referrer: string, dayPart: number) => api.services.db.query(
     `insert into clicks (link_id, workspace_id, source, clicked_at, visitor_hash, referrer, is_bot, target)
      values ($1, $2, 'link', $3, $4, $5, false, 'default')`,
-    [link.id, workspaceId, new Date(now - msAgo), visitor, referrer],
+    [link.id, workspaceId, new Date(dayStart + Math.floor((now - dayStart) * dayPart)), visitor, referrer],
   );
-  await append('visitor-a', 'late.example', 1_000);
-  await append('visitor-a', 'early.example', 60_000);
-  await append('visitor-b', 'late.example', 2_000);
+  await append('visitor-a', 'late.example', 0.9);
+  await append('visitor-a', 'early.example', 0.1);
+  await append('visitor-b', 'late.example', 0.8);
   const expected = [
     { key: 'late.example', clicks: 2, uniqueClicks: 1 },
     { key: 'early.example', clicks: 1, uniqueClicks: 1 },
@@ -272,7 +276,7 @@ test('a visitor\'s unique click is its earliest, also when the log holds its cli
   await rollUp();
   assert.deepEqual((await linkAnalytics(token, workspaceId, link.id)).referrers, expected, 'rolled up');
   // A visitor the day already knows counts no unique again, pending or rolled up.
-  await append('visitor-a', 'again.example', 500);
+  await append('visitor-a', 'again.example', 0.95);
   // Keys with as many clicks come in key order.
   const again = [expected[0], { key: 'again.example', clicks: 1, uniqueClicks: 0 }, expected[1]];
   assert.deepEqual((await linkAnalytics(token, workspaceId, link.id)).referrers, again, 'pending, known visitor');
