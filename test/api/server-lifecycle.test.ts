@@ -3,17 +3,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createHopClient } from '@hop/shared/client';
 import { startServer } from '../helpers/start-server.mjs';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
 import { eventually, pause } from '../helpers/api.js';
 
 // Visits from bots do not count; these tests visit as a browser.
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const root = new URL('../..', import.meta.url).pathname;
-const tempDir = () => mkdtempSync(join(tmpdir(), 'hop-lifecycle-'));
+const tempDir = () => scratchDir('hop-lifecycle-');
 
 test('a wrong configuration value stops the server at start, naming the variable', () => {
   const res = spawnSync(process.execPath, ['bin/hop-server'], {
