@@ -12,7 +12,7 @@ const TTL_MS = 5 * 60_000;
  * process that made the change drops it at once. A generation counter keeps a read that raced
  * with an invalidation from caching the old value.
  */
-export function createLinkCache(deps: { links: RedirectLinks; defaultDomain?: string }) {
+export function createLinkCache(deps: { links: RedirectLinks; defaultDomain: string }) {
   // The default short domain's links are keyed by slug alone, so a visit builds no key: a slug
   // holds no '/', which every other domain's key does.
   const keyOf = (domain: string, slug: string) => (domain === deps.defaultDomain ? slug : `${domain}/${slug}`);
