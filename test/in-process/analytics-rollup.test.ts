@@ -166,6 +166,20 @@ test("a run reads the clicks after the watermark through the log's index, never 
   });
 });
 
+test('a run is never compiled with JIT', async () => {
+  // Past the planner's cost threshold PostgreSQL compiled the run's statement with LLVM at every
+  // run: 12-13% of its CPU (docs/performance.md, "Issue 15, eighth round").
+  const { link } = await smartLink();
+  await visit(link.slug, FIREFOX);
+  await api.services.clicks.flush();
+  await api.services.db.transaction(async (tx) => {
+    const { from, to } = await aggregateClicks(tx);
+    assert.ok(to > from, 'the run had clicks to roll up');
+    const [{ jit }] = await tx.query<{ jit: string }>('show jit');
+    assert.equal(jit, 'off', "JIT within the run's transaction");
+  });
+});
+
 test('under load the link counters wait for several runs of clicks; each click is counted once', async () => {
   const { token, workspaceId, link } = await smartLink();
   await rollUp();

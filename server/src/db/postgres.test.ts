@@ -28,23 +28,6 @@ test('a COPY whose rows PostgreSQL refuses rejects; the session then takes the n
   }
 });
 
-test('every connection runs without JIT, pool and transaction sessions alike', {
-  skip: !process.env.DATABASE_URL && 'PostgreSQL only: the embedded database has no JIT',
-  timeout: 30_000,
-}, async () => {
-  // Past the planner's cost threshold an aggregation run was compiled with LLVM on every
-  // execution, 15% of its CPU (docs/performance.md, "Issue 15, eighth round").
-  const db = await openPostgres(process.env.DATABASE_URL!);
-  try {
-    const [{ jit }] = await db.query<{ jit: string }>('show jit');
-    assert.equal(jit, 'off', 'a pool connection');
-    const inTransaction = await db.transaction(async (tx) => (await tx.query<{ jit: string }>('show jit'))[0].jit);
-    assert.equal(inTransaction, 'off', 'a transaction session');
-  } finally {
-    await db.close();
-  }
-});
-
 /**
  * A loopback proxy to PostgreSQL that, once armed, cuts each new connection at its first statement
  * after the startup handshake (the first client message after the server's first ReadyForQuery).

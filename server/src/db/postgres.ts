@@ -247,10 +247,7 @@ export async function openPostgres(url: string): Promise<Database> {
     onnotice: () => {},
     // int8 (counts, sums) as numbers, as PGlite returns them.
     types: { bigint: { to: 20, from: [20], parse: (v: string) => Number(v), serialize: (v: number) => String(v) } },
-    // JIT off: every statement Hop runs is short, and past the planner's cost threshold (an
-    // aggregation run, a busy link's analytics) PostgreSQL compiled it with LLVM on every
-    // execution, 15% of an aggregation run's CPU (docs/performance.md, "eighth round").
-    connection: { application_name: 'hop-server', jit: 'off' },
+    connection: { application_name: 'hop-server' },
     // postgres.js waits before reconnecting, 3^n / 100 s after n failed connections (shared by the
     // pool), up to 20 s: after an outage of a few seconds, every query (and /readyz) then waited
     // up to 20 s for a database that was back long before. Capped at 1 s, a server is ready
