@@ -205,8 +205,9 @@ export const LinkSchema = z
     maxClicks: z.number().int().nullable(),
     passwordProtected: z.boolean(),
     clicks: z.number().int().describe(
-      'Human clicks. Counted from the click log by a job every second: it may lag a visit by up to ~3 s ' +
-        '(exact at once for links with maxClicks, which count at the redirect).',
+      'Human clicks. Counted from the click log by a job: it may lag a visit by up to ~11 s on PostgreSQL ' +
+        '(ten click flush intervals and a run) and ~2 s on the embedded database; exact at once for links ' +
+        'with maxClicks, which count at the redirect. Analytics show a visit sooner.',
     ),
     status: LinkStatusSchema,
     rules: z.array(LinkRuleOutputSchema).nullable(),
