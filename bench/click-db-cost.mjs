@@ -5,6 +5,8 @@
 // not move with what else the machine runs; PostgreSQL's shared processes (WAL writer,
 // checkpointer) serve every database on the machine and are reported apart, as a rough figure.
 // Usage: node bench/click-db-cost.mjs [clicks=200000] [batch=5000] [warm=clicks]   (needs a built server)
+// With valgrind installed, the aggregation run's statement is also counted in instructions
+// (bench/lib/callgrind-postgres.mjs), a figure that does not move with the machine's load.
 // `warm` visits are replayed first, unmeasured: a link's rollup rows for the day then exist, as
 // they do for a link visited all day, and the measure is of the steady state.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { loadavg } from 'node:os';
 import { freshPostgres } from './lib/servers.mjs';
 import { fmt, writeSection } from './lib/measure.mjs';
 import { cpuMsOf } from './lib/cpu.mjs';
+import { callgrindMissing, instructionsOf } from './lib/callgrind-postgres.mjs';
 
 const CLICKS = Number(process.argv[2] ?? 200_000);
 const BATCH = Number(process.argv[3] ?? 5_000);
@@ -33,6 +36,7 @@ const { appendClicks, copyRows } = await import(new URL('domain/clicks/click-log
 const { clickAggregationJob } = await import(new URL('jobs/click-aggregation-job.js', dist));
 const { aggregateClicks } = await import(new URL('domain/clicks/click-aggregation.js', dist));
 const { runExclusive } = await import(new URL('jobs/schedule.js', dist));
+const { ROLL_UP_SQL, RUN_SETTINGS_SQL } = await import(new URL('domain/clicks/click-aggregation.js', dist));
 
 /** PostgreSQL processes: this database's backends, and the shared ones (no client address). */
 function pgPids(database) {
@@ -146,6 +150,19 @@ try {
   const [{ behind }] = await db.query(`select count(*)::int as behind from clicks where id > (select last_id from click_watermark)`);
   if (behind !== 0) throw new Error(`${behind} clicks not rolled up`);
   const us = (ms) => (ms * 1000) / CLICKS;
+  // The run's statement over the last RUN clicks again, counted in instructions (a host-independent
+  // figure: CPU time here moves by ±15% between trials); its output is rolled back.
+  const RUN = 20_000;
+  const missing = !ROLL_UP_SQL ? 'this build does not export its statement' : callgrindMissing();
+  let instructions = `(not counted: ${missing})`;
+  if (!missing) {
+    const [{ last }] = await db.query('select last_id::text as last from click_watermark');
+    const [count] = instructionsOf({
+      database: pg.name, setup: RUN_SETTINGS_SQL,
+      statements: [ROLL_UP_SQL.replaceAll('$1', String(Number(last) - RUN)).replaceAll('$2', last)],
+    });
+    instructions = `${fmt(count / RUN, 0)} instructions`;
+  }
   const lines = [
     `${CLICKS.toLocaleString()} clicks (after ${WARM.toLocaleString()} unmeasured) over ${LINKS.toLocaleString()} links replayed in batches of ${BATCH.toLocaleString()} (one COPY each; the aggregation job asked after every ${EVERY > 1 ? `${EVERY} batches` : 'batch'}, rolling up when 20,000 clicks wait), ${LIKE_REDIRECT ? 'visits shaped as bench/redirect.mjs sends them (one visitor per user agent, no country)' : `${VISITORS.toLocaleString()} visitors from seven countries`}, one in six a bot. CPU time of this database's PostgreSQL backends from /proc; load average ${loadavg().map((n) => n.toFixed(1)).join(', ')}.`,
     '',
@@ -153,6 +170,7 @@ try {
     '|---|---|',
     `| append (COPY, commit) | ${fmt(us(appendMs), 2)} µs |`,
     `| aggregation | ${fmt(us(aggregateMs), 2)} µs |`,
+    `| the run's statement again over the last ${fmt(RUN)} clicks (their visitors known by then; rolled back), counted by callgrind: the same count whatever the machine's load | ${instructions} |`,
     `| **backends, total** | **${fmt(us(end.mine - start.mine), 2)} µs** |`,
     `| shared processes (WAL writer, checkpointer; every database on the machine) | ${fmt(us(end.shared - start.shared), 2)} µs |`,
     `| WAL written (machine-wide) | ${fmt(Number(wal) / CLICKS, 0)} bytes |`,

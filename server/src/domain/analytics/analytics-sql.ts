@@ -46,7 +46,7 @@ export function pendingCtes(p: AnalyticsSqlParams): string {
   pending_flagged as (
     select p.*, row_number() over (partition by ${visitor} order by p.clicked_at, p.id) = 1
         and not exists (
-          select 1 from daily_visitors dv where dv.link_id = p.link_id and dv.day = p.day and dv.visitor_hash = p.visitor_hash offset 0
+          select 1 from daily_visitors dv where dv.link_id = p.link_id collate "C" and dv.day = p.day and dv.visitor_hash = p.visitor_hash collate "C" offset 0
         ) as is_unique
     from pending p
   )`;
@@ -100,7 +100,9 @@ export function topLinksSql(p: AnalyticsSqlParams): string {
   return `with ${pendingCtes(p)}
     select t.link_id, l.slug, l.domain, sum(t.clicks)::int as clicks, sum(t.uniques)::int as uniques
     from (
-      select r.link_id, r.clicks, r.uniques from click_rollups r
+      -- The rollups' link id compares bytewise (migration 044), the log's under the database's
+      -- collation: the join with links needs one of them.
+      select r.link_id collate "default", r.clicks, r.uniques from click_rollups r
       where ${p.where} and r.day between ${p.startDay}::date and ${p.endDay}::date and r.dimension in ${TOTAL_DIMENSIONS}
       union all
       select h.link_id, count(*), count(*) filter (where h.is_unique) from pending_flagged h group by h.link_id

@@ -80,8 +80,7 @@ export async function aggregateClicks(tx: Queryable, deferCounters?: CounterDefe
   // while the range stays a few seconds long (31 ms a run at 420,000 clicks, docs/performance.md).
   // No JIT: the run's statement costs past the planner's threshold, and PostgreSQL compiled it with
   // LLVM at every run, 12-13% of the run's CPU for expressions a run evaluates a few thousand times.
-  await tx.query(`select set_config('synchronous_commit', 'off', true), set_config('work_mem', '64MB', true),
-    set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`);
+  await tx.query(RUN_SETTINGS_SQL);
   if (to > from) await rollUp(tx, from, to);
   const countedFrom = Number(w.counted_id);
   const countNow = to > countedFrom
@@ -104,10 +103,15 @@ export async function aggregateClicks(tx: Queryable, deferCounters?: CounterDefe
   return { from, to };
 }
 
-/** The day's new visitors and the rollups of the clicks in (from, to]. */
-async function rollUp(tx: Queryable, from: number, to: number): Promise<void> {
-  await tx.query(
-    `with v as (
+/** The run's settings, for its transaction only (why each: aggregateClicks). */
+export const RUN_SETTINGS_SQL = `select set_config('synchronous_commit', 'off', true), set_config('work_mem', '64MB', true),
+  set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`;
+
+/**
+ * The day's new visitors and the rollups of the clicks in ($1, $2]: the run's one statement
+ * (exported for bench/click-db-cost.mjs, which counts its instructions).
+ */
+export const ROLL_UP_SQL = `with v as (
        select c.id, c.link_id, c.workspace_id, c.clicked_at, c.visitor_hash, c.country, c.device, c.browser, c.os,
          c.referrer, c.target, (c.clicked_at at time zone 'UTC')::date as day
        from clicks c
@@ -122,14 +126,16 @@ async function rollUp(tx: Queryable, from: number, to: number): Promise<void> {
      ),
      -- Its first click: sorted for new visitors only. Most clicks are of visitors the day already
      -- knew, and sorting every click to find first visits cost 5-10% of a run (docs/performance.md).
+     -- (The day's visitors compare link ids and hashes bytewise, migration 044: the log's columns
+     -- are compared the same way.)
      firsts as (
-       select distinct on (v.link_id, v.day, v.visitor_hash) v.id
-       from v join fresh f using (link_id, day, visitor_hash)
-       order by v.link_id, v.day, v.visitor_hash, v.clicked_at, v.id
+       select distinct on (v.link_id collate "C", v.day, v.visitor_hash collate "C") v.id
+       from v join fresh f on f.link_id = v.link_id collate "C" and f.day = v.day and f.visitor_hash = v.visitor_hash collate "C"
+       order by v.link_id collate "C", v.day, v.visitor_hash collate "C", v.clicked_at, v.id
      ),
      -- Each click once with the key of every dimension; the rollups then come from one pass of
      -- grouping sets (a hash table per dimension). A lateral VALUES list of the four keys, before,
-     -- built its expressions again for every click: 7% more instructions for the statement
+     -- built its expressions again for every click: 6% more instructions for the statement
      -- (callgrind, docs/performance.md).
      humans as (
        select v.link_id, v.workspace_id, v.day, v.id in (select id from firsts) as is_unique,
@@ -154,9 +160,11 @@ async function rollUp(tx: Queryable, from: number, to: number): Promise<void> {
        on conflict (link_id, day, dimension, key) do update
          set clicks = click_rollups.clicks + excluded.clicks, uniques = click_rollups.uniques + excluded.uniques
      )
-     select 1`,
-    [from, to],
-  );
+     select 1`;
+
+/** The day's new visitors and the rollups of the clicks in (from, to]. */
+async function rollUp(tx: Queryable, from: number, to: number): Promise<void> {
+  await tx.query(ROLL_UP_SQL, [from, to]);
 }
 
 /**
