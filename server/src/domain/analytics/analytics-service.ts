@@ -85,7 +85,7 @@ export function createAnalyticsService(deps: {
       where.push(`r.link_id = $${params.length}`);
     }
     if (f.domain || f.tags) {
-      // \`r\` is a rollup row (its link id compares bytewise, migration 044) or a click: the
+      // `r` is a rollup row (its link id compares bytewise, migration 044) or a click: the
       // comparison takes the links' collation, so it probes their primary key.
       const sub = ['l.id = r.link_id collate "default"'];
       if (f.domain) {
