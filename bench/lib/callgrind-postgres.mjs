@@ -5,7 +5,7 @@
 // TCP port), which is stopped; each statement then runs in a single-user backend under callgrind,
 // inside a transaction it rolls back, so every statement sees the same database.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
@@ -35,24 +35,25 @@ function run(program, args, opts = {}) {
 
 /**
  * Copies `database` (on 127.0.0.1:5432) into a scratch cluster with the same collation, then
- * counts, for each statement of `statements`, the instructions of its execution (`PortalRun`; parsing and planning are not counted) in a fresh
- * single-user backend, wrapped in `begin` … `rollback` after `setup` (not counted either, but for
- * its own execution). Returns the counts in order.
+ * counts, for each statement of `statements`, the instructions of its execution (`PortalRun`:
+ * parsing and planning are not counted) in a fresh single-user backend, inside `begin` …
+ * `rollback` after `setup`. Returns the counts in order.
  */
 export function instructionsOf({ database, setup = '', statements }) {
   const dir = mkdtempSync(join(tmpdir(), 'hop-callgrind-'));
-  if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })));
+  if (asRoot) execFileSync('chown', ['postgres', dir]);
   chmodSync(dir, 0o700);
   const data = join(dir, 'data');
-  const single = (script, wrap = []) => {
-    const file = join(dir, `script-${Date.now()}.sql`);
-    writeFileSync(file, script);
-    if (asRoot) execFileSync('chown', ['postgres', file]);
-    return run(wrap[0] ?? join(bin, 'postgres'), [...wrap.slice(1), ...(wrap.length ? [join(bin, 'postgres')] : []), '--single', '-j', '-D', data, 'bench'], { input: readFileSync(file) });
+  /** A single-user backend on the copy, fed `script`; under callgrind when `countInto` names its output. */
+  const single = (script, countInto) => {
+    const backend = [join(bin, 'postgres'), '--single', '-j', '-D', data, 'bench'];
+    return countInto
+      ? run('valgrind', ['--tool=callgrind', `--callgrind-out-file=${countInto}`, '--toggle-collect=PortalRun', ...backend], { input: script })
+      : run(backend[0], backend.slice(1), { input: script });
   };
   try {
-    const [{ collate, ctype }] = [JSON.parse(execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', database, '-Atc',
-      `select json_build_object('collate', datcollate, 'ctype', datctype) from pg_database where datname = current_database()`], { encoding: 'utf8' }))];
+    const [collate, ctype] = execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', database, '-Atc',
+      'select datcollate, datctype from pg_database where datname = current_database()'], { encoding: 'utf8' }).trim().split('|');
     run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', `--lc-collate=${collate}`, `--lc-ctype=${ctype}`]);
     run(join(bin, 'pg_ctl'), ['-D', data, '-w', '-o', `-c listen_addresses='' -k ${dir}`, '-l', join(dir, 'log'), 'start']);
     try {
@@ -67,9 +68,7 @@ export function instructionsOf({ database, setup = '', statements }) {
       // Each statement finds the tables as the copy left them: a vacuum clears what the last
       // rolled-back one left behind (dead row versions it would otherwise step over).
       single('vacuum;\n\n');
-      const out = join(dir, `callgrind-${i}.out`);
-      const r = single(`begin;\n\n${setup ? `${setup};\n\n` : ''}${statement};\n\nrollback;\n\n`,
-        ['valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`, '--toggle-collect=PortalRun']);
+      const r = single(`begin;\n\n${setup ? `${setup};\n\n` : ''}${statement};\n\nrollback;\n\n`, join(dir, `callgrind-${i}.out`));
       const m = /Collected : (\d+)/.exec(r.stderr);
       if (!m) throw new Error(`callgrind counted nothing: ${r.stderr.slice(-2000)}`);
       if (/\bERROR:/.test(r.stdout + r.stderr)) throw new Error(`the statement failed: ${(r.stdout + r.stderr).match(/ERROR:.*/)[0]}`);
