@@ -114,6 +114,8 @@ export async function openEmbedded(dataDir: string): Promise<Database> {
   return {
     kind: 'embedded',
     ...base,
+    // PGlite is built without LLVM: nothing is ever compiled.
+    scan: base.query,
     async transaction(fn) {
       const tx = await call<number>({ op: 'begin' });
       let result;

@@ -7,6 +7,14 @@ import type { Database, HeldLock, Queryable } from './database.js';
 const POOL_MAX = 6;
 /** Transactions run at most this many at once, each on a connection of its own. */
 const TRANSACTION_SESSIONS = 4;
+/**
+ * Scans (Database.scan) run at most this many at once, on connections of their own: a burst of
+ * analytics reads never holds up the click writer's transactions, and on a machine of a few cores
+ * more than two long reads at once would only share the same CPU.
+ */
+const SCAN_SESSIONS = 2;
+/** A scan's transaction: no JIT (Database.scan). */
+const SCAN_SETTINGS_SQL = `select set_config('jit', 'off', true)`;
 
 type Options = postgres.Options<Record<string, postgres.PostgresType>>;
 
@@ -241,6 +249,27 @@ async function holdAdvisoryLock(url: string, options: Options, key1: number, key
   };
 }
 
+/** `size` transaction sessions, each running one transaction at a time, handed out in turn. */
+function sessionQueue(size: number, create: () => ReturnType<typeof createTransactionSession>) {
+  type Session = ReturnType<typeof createTransactionSession>;
+  const all = Array.from({ length: size }, create);
+  const idle = [...all];
+  const waiting: ((s: Session) => void)[] = [];
+  return {
+    all,
+    async run<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      const session = idle.pop() ?? await new Promise<Session>((resolve) => waiting.push(resolve));
+      try {
+        return await session.run(fn);
+      } finally {
+        const next = waiting.shift();
+        if (next) next(session);
+        else idle.push(session);
+      }
+    },
+  };
+}
+
 /** PostgreSQL through postgres.js, when DATABASE_URL is set. */
 export async function openPostgres(url: string): Promise<Database> {
   const options: Options = {
@@ -255,28 +284,18 @@ export async function openPostgres(url: string): Promise<Database> {
     backoff: (retries: number) => (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, 1),
   };
   const sql = postgres(url, { ...options, max: POOL_MAX });
-  const sessions = Array.from({ length: TRANSACTION_SESSIONS }, () => createTransactionSession(url, options));
-  const idle = [...sessions];
-  const waiting: ((s: (typeof sessions)[number]) => void)[] = [];
-  const acquire = () => idle.pop() ?? new Promise<(typeof sessions)[number]>((resolve) => waiting.push(resolve));
-  const release = (s: (typeof sessions)[number]) => {
-    const next = waiting.shift();
-    if (next) next(s);
-    else idle.push(s);
-  };
-  await Promise.all([fetchTypesOnce(sql), ...sessions.map((s) => s.ready())]);
+  const transactions = sessionQueue(TRANSACTION_SESSIONS, () => createTransactionSession(url, options));
+  const scans = sessionQueue(SCAN_SESSIONS, () => createTransactionSession(url, options));
+  await Promise.all([fetchTypesOnce(sql), ...[...transactions.all, ...scans.all].map((s) => s.ready())]);
   const base = wrap(sql);
   return {
     kind: 'postgres',
     query: base.query,
-    async transaction(fn) {
-      const session = await acquire();
-      try {
-        return await session.run(fn);
-      } finally {
-        release(session);
-      }
-    },
+    transaction: (fn) => transactions.run(fn),
+    scan: <T>(text: string, params: unknown[] = []) => scans.run(async (tx) => {
+      await tx.query(SCAN_SETTINGS_SQL);
+      return tx.query<T>(text, params);
+    }),
     exec: base.exec,
     copyIn: base.copyIn,
     async listen(channel, onMessage, onListen) {
@@ -288,7 +307,7 @@ export async function openPostgres(url: string): Promise<Database> {
     },
     holdLock: (key1, key2) => holdAdvisoryLock(url, options, key1, key2),
     async close() {
-      await Promise.all([sql.end({ timeout: 5 }), ...sessions.map((s) => s.end())]);
+      await Promise.all([sql.end({ timeout: 5 }), ...[...transactions.all, ...scans.all].map((s) => s.end())]);
     },
   };
 }
