@@ -33,7 +33,7 @@ const dist = process.env.HOP_BENCH_SERVER ? new URL(`file://${process.env.HOP_BE
 const { openDatabase } = await import(new URL('db/open.js', dist));
 const { migrate } = await import(new URL('db/migrate.js', dist));
 const { appendClicks, copyRows } = await import(new URL('domain/clicks/click-log.js', dist));
-const { clickAggregationJob } = await import(new URL('jobs/click-aggregation-job.js', dist));
+const { clickAggregationJob, MIN_CLICKS } = await import(new URL('jobs/click-aggregation-job.js', dist));
 const { aggregateClicks } = await import(new URL('domain/clicks/click-aggregation.js', dist));
 const { runExclusive } = await import(new URL('jobs/schedule.js', dist));
 const { ROLL_UP_SQL, RUN_SETTINGS_SQL } = await import(new URL('domain/clicks/click-aggregation.js', dist));
@@ -164,7 +164,7 @@ try {
     instructions = `${fmt(count / RUN, 0)} instructions`;
   }
   const lines = [
-    `${CLICKS.toLocaleString()} clicks (after ${WARM.toLocaleString()} unmeasured) over ${LINKS.toLocaleString()} links replayed in batches of ${BATCH.toLocaleString()} (one COPY each; the aggregation job asked after every ${EVERY > 1 ? `${EVERY} batches` : 'batch'}, rolling up when 20,000 clicks wait), ${LIKE_REDIRECT ? 'visits shaped as bench/redirect.mjs sends them (one visitor per user agent, no country)' : `${VISITORS.toLocaleString()} visitors from seven countries`}, one in six a bot. CPU time of this database's PostgreSQL backends from /proc; load average ${loadavg().map((n) => n.toFixed(1)).join(', ')}.`,
+    `${CLICKS.toLocaleString()} clicks (after ${WARM.toLocaleString()} unmeasured) over ${LINKS.toLocaleString()} links replayed in batches of ${BATCH.toLocaleString()} (one COPY each; the aggregation job asked after every ${EVERY > 1 ? `${EVERY} batches` : 'batch'}, rolling up when ${MIN_CLICKS ? fmt(MIN_CLICKS) : '20,000'} clicks wait), ${LIKE_REDIRECT ? 'visits shaped as bench/redirect.mjs sends them (one visitor per user agent, no country)' : `${VISITORS.toLocaleString()} visitors from seven countries`}, one in six a bot. CPU time of this database's PostgreSQL backends from /proc; load average ${loadavg().map((n) => n.toFixed(1)).join(', ')}.`,
     '',
     '| | per click |',
     '|---|---|',

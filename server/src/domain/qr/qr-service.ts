@@ -236,13 +236,15 @@ export function createQrService(deps: {
       const range = resolveRange({ days: q.days }, clock.now(), PLAN_LIMITS[ws.plan].clickRetentionDays);
       const window = [qrId, `${range.start}T00:00:00.000Z`, new Date(Date.parse(`${range.end}T00:00:00.000Z`) + 86_400_000).toISOString()];
       const scope = 'qr_id = $1 and not is_bot and clicked_at >= $2::timestamptz and clicked_at < $3::timestamptz';
-      const days = await db.query<{ day: string; scans: number; uniques: number }>(
+      // Reads every scan of the range from the raw log: a busy code's can pass the planner's JIT
+      // threshold, so through `scan` (Database.scan).
+      const days = await db.scan<{ day: string; scans: number; uniques: number }>(
         `select to_char(clicked_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as scans,
            count(distinct visitor_hash)::int as uniques
          from clicks where ${scope} group by 1`,
         window,
       );
-      const countries = await db.query<{ country: string | null; scans: number }>(
+      const countries = await db.scan<{ country: string | null; scans: number }>(
         `select country, count(*)::int as scans from clicks where ${scope} group by country order by scans desc, country`,
         window,
       );
