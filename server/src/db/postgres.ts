@@ -9,10 +9,10 @@ const POOL_MAX = 6;
 const TRANSACTION_SESSIONS = 4;
 /**
  * Scans (Database.scan) run at most this many at once, on connections of their own: a burst of
- * analytics reads never holds up the click writer's transactions, and on a machine of a few cores
- * more than two long reads at once would only share the same CPU.
+ * analytics reads never holds up the click writer's transactions, nor takes every connection of
+ * the pool the API's other statements use. Identical reads share one statement (shared-reads.ts).
  */
-const SCAN_SESSIONS = 2;
+const SCAN_SESSIONS = 4;
 /** A scan's transaction: no JIT (Database.scan). */
 const SCAN_SETTINGS_SQL = `select set_config('jit', 'off', true)`;
 
