@@ -164,7 +164,7 @@ try {
     instructions = `${fmt(count / RUN, 0)} instructions`;
   }
   const lines = [
-    `${CLICKS.toLocaleString()} clicks (after ${WARM.toLocaleString()} unmeasured) over ${LINKS.toLocaleString()} links replayed in batches of ${BATCH.toLocaleString()} (one COPY each; the aggregation job asked after every ${EVERY > 1 ? `${EVERY} batches` : 'batch'}, rolling up when ${MIN_CLICKS ? fmt(MIN_CLICKS) : '20,000'} clicks wait), ${LIKE_REDIRECT ? 'visits shaped as bench/redirect.mjs sends them (one visitor per user agent, no country)' : `${VISITORS.toLocaleString()} visitors from seven countries`}, one in six a bot. CPU time of this database's PostgreSQL backends from /proc; load average ${loadavg().map((n) => n.toFixed(1)).join(', ')}.`,
+    `${CLICKS.toLocaleString()} clicks (after ${WARM.toLocaleString()} unmeasured) over ${LINKS.toLocaleString()} links replayed in batches of ${BATCH.toLocaleString()} (one COPY each; the aggregation job asked after every ${EVERY > 1 ? `${EVERY} batches` : 'batch'}, rolling up when ${MIN_CLICKS ? `${fmt(MIN_CLICKS)} clicks wait` : 'its threshold of clicks wait'}), ${LIKE_REDIRECT ? 'visits shaped as bench/redirect.mjs sends them (one visitor per user agent, no country)' : `${VISITORS.toLocaleString()} visitors from seven countries`}, one in six a bot. CPU time of this database's PostgreSQL backends from /proc; load average ${loadavg().map((n) => n.toFixed(1)).join(', ')}.`,
     '',
     '| | per click |',
     '|---|---|',

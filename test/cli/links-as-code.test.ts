@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Link } from '@hop/shared';
+import type { HopClient } from '@hop/shared/client';
 import { ADMIN_TOKEN, client, team, unique, type Team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { hopSession } from './run-hop.js';
@@ -31,8 +32,11 @@ async function linksOf(t: Team): Promise<Link[]> {
 async function spendWindow(api: HopClient, workspaceId: string, marginMs = 3000): Promise<void> {
   for (;;) {
     const res = await api.raw('GET', `/v1/workspaces/${workspaceId}`);
-    if (res.status !== 429) continue;
-    const left = Date.parse((res.body as { error: { details: { resetAt: string } } }).error.details.resetAt) - Date.now();
+    if (res.status === 200) continue;
+    assert.equal(res.status, 429, res.text);
+    const { window, resetAt } = (res.body as { error: { details: { window: string; resetAt: string } } }).error.details;
+    assert.equal(window, '1m', 'the minute refused, not the hour');
+    const left = Date.parse(resetAt) - Date.now();
     if (left >= marginMs) return;
     await new Promise((r) => setTimeout(r, left + 50));
   }
@@ -183,7 +187,7 @@ test('links import and export: a CSV round trip, export → apply shows no chang
 });
 
 test('a rate-limited run waits for the window and completes; --no-retry fails at once', async () => {
-  // Real limits (free: 20 a minute) with windows ten times shorter: a "minute" is 6 s.
+  // Real limits (20 a minute, as on free) with windows ten times shorter: a "minute" is 6 s.
   const server = await startServer({
     dataDir: scratchDir('hop-rl-cli-'),
     env: { HOP_RATE_LIMIT_SCALE: '1', HOP_RATE_LIMIT_WINDOW_SCALE: '0.1', HOP_ADMIN_TOKEN: ADMIN_TOKEN, HOP_TRUST_PROXY: '127.0.0.1' },
@@ -197,6 +201,12 @@ test('a rate-limited run waits for the window and completes; --no-retry fails at
     const token = (signup.body as { data: { token: string } }).data.token;
     const api = client({ token }, server.url);
     const { data: ws } = await api.call('createWorkspace', { body: { name: 'RL', slug: unique('rl-') } });
+    // The free plan's 20 a minute, with an hour (100 a "6-minute hour" on free) that the windows
+    // spent here cannot reach: an operator's limits for an enterprise workspace.
+    const admin = await client({}, server.url).raw('PATCH', `/v1/admin/workspaces/${ws.id}`, {
+      body: { plan: 'enterprise', rateLimit: { perHour: 10_000, perMinute: 20 } }, headers: { 'x-admin-token': ADMIN_TOKEN, 'x-forwarded-for': ip },
+    });
+    assert.equal(admin.status, 200, admin.text);
     const cli = hopSession();
     const env = { HOP_API_URL: server.url, HOP_WORKSPACE: ws.id };
     assert.equal((await cli.run(['login', '--with-token'], { input: token, env })).code, 0);

@@ -180,16 +180,6 @@ test('a run is never compiled with JIT', async () => {
   });
 });
 
-test('analytics reads are never compiled with JIT', async () => {
-  // With tens of thousands of clicks waiting for the job, the analytics statement passes the
-  // planner's JIT threshold, and compiling it took 45-750 ms of a 20 ms read (docs/performance.md,
-  // "Issue 15, eleventh round"). PGlite is built without LLVM: nothing to turn off there.
-  const db = api.services.db;
-  const [{ jit }] = await db.scan<{ jit: string }>('show jit');
-  if (db.kind === 'postgres') assert.equal(jit, 'off', 'JIT within a scan');
-  else assert.equal(jit, (await db.query<{ jit: string }>('show jit'))[0].jit);
-});
-
 test('under load the link counters wait for several runs of clicks; each click is counted once', async () => {
   const { token, workspaceId, link } = await smartLink();
   await rollUp();

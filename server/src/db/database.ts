@@ -18,12 +18,13 @@ export interface Database extends Queryable {
   /** Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
-   * A read over many rows (analytics), planned without JIT: PostgreSQL compiles a statement whose
-   * estimated cost passes `jit_above_cost`, and an analytics read passes it whenever many clicks
-   * wait to be rolled up, then spends more compiling than reading (docs/decisions.md, "No JIT for
-   * the aggregation run, nor for analytics"). At most a few run at once, apart from transactions.
+   * A report's read over many rows (analytics), planned without JIT: PostgreSQL compiles a
+   * statement whose estimated cost passes `jit_above_cost`, and an analytics read passes it
+   * whenever many clicks wait to be rolled up, then spends more compiling than reading
+   * (docs/decisions.md, "No JIT for the aggregation run, nor for analytics"). On PostgreSQL at
+   * most two run at once, each in a transaction of its own, read again if a restart cut it.
    */
-  scan<T = Row>(text: string, params?: unknown[]): Promise<T[]>;
+  report<T = Row>(text: string, params?: unknown[]): Promise<T[]>;
   /**
    * Subscribes to NOTIFY on `channel`; resolves with an unsubscribe function. `onListen` runs on
    * every (re)connection: notifications sent while disconnected are lost, so callers resync there.

@@ -115,7 +115,7 @@ export async function openEmbedded(dataDir: string): Promise<Database> {
     kind: 'embedded',
     ...base,
     // PGlite is built without LLVM: nothing is ever compiled.
-    scan: base.query,
+    report: base.query,
     async transaction(fn) {
       const tx = await call<number>({ op: 'begin' });
       let result;

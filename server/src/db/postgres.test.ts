@@ -28,6 +28,29 @@ test('a COPY whose rows PostgreSQL refuses rejects; the session then takes the n
   }
 });
 
+test('a report is planned without JIT, in a transaction of its own: the setting ends with it', {
+  skip: !process.env.DATABASE_URL && 'PostgreSQL only: PGlite is built without LLVM',
+}, async () => {
+  // With tens of thousands of clicks waiting for the job, analytics passed the planner's JIT
+  // thresholds and spent 45-750 ms compiling a 20-30 ms read (docs/performance.md, eleventh round).
+  const db = await openPostgres(process.env.DATABASE_URL!);
+  try {
+    const [{ jit: before }] = await db.query<{ jit: string }>('show jit');
+    assert.equal(before, 'on', "the test database's own setting (else this test proves nothing)");
+    const reports = await Promise.all(Array.from({ length: 6 }, () => db.report<{ jit: string }>('show jit')));
+    assert.deepEqual(reports.map(([r]) => r.jit), Array(6).fill('off'));
+    // Reports run on the transaction sessions: every one of them is back to the database's setting.
+    const after = await Promise.all(Array.from({ length: 4 }, () => db.transaction(async (tx) => {
+      const [{ jit }] = await tx.query<{ jit: string }>('show jit');
+      await tx.query('select pg_sleep(0.05)'); // holds its session, so the four take all four
+      return jit;
+    })));
+    assert.deepEqual(after, Array(4).fill('on'));
+  } finally {
+    await db.close();
+  }
+});
+
 /**
  * A loopback proxy to PostgreSQL that, once armed, cuts each new connection at its first statement
  * after the startup handshake (the first client message after the server's first ReadyForQuery).

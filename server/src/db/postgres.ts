@@ -8,13 +8,13 @@ const POOL_MAX = 6;
 /** Transactions run at most this many at once, each on a connection of its own. */
 const TRANSACTION_SESSIONS = 4;
 /**
- * Scans (Database.scan) run at most this many at once, on connections of their own: a burst of
- * analytics reads never holds up the click writer's transactions, nor takes every connection of
- * the pool the API's other statements use. Identical reads share one statement (shared-reads.ts).
+ * Reports (Database.report) take at most this many of the transaction sessions at once, so that a
+ * burst of analytics reads always leaves the click writer and the jobs sessions of their own, and
+ * opens no connection more. Identical reads share one statement (shared-reads.ts).
  */
-const SCAN_SESSIONS = 4;
-/** A scan's transaction: no JIT (Database.scan). */
-const SCAN_SETTINGS_SQL = `select set_config('jit', 'off', true)`;
+const REPORTS_AT_ONCE = 2;
+/** A report's transaction: no JIT (Database.report). */
+const REPORT_SETTINGS_SQL = `select set_config('jit', 'off', true)`;
 
 type Options = postgres.Options<Record<string, postgres.PostgresType>>;
 
@@ -46,14 +46,15 @@ async function fetchTypesOnce(sql: postgres.Sql): Promise<void> {
  * whose backend a shutdown terminated and hands it to the first query of the reconnected
  * connection, which never ran at all: after a database restart, visits answered 500 with an error
  * from before it (test/fault/postgres-restart.test.ts). A server starting up also answers 57P03
- * for a moment after it accepts connections.
+ * for a moment after it accepts connections. `orAlso`: other errors after which running it again
+ * is safe (a read's).
  */
-async function unlessNotRun<T>(run: () => Promise<T>): Promise<T> {
+async function unlessNotRun<T>(run: () => Promise<T>, orAlso: (err: unknown) => boolean = () => false): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await run();
     } catch (err) {
-      if (attempt >= 4 || !NOT_RUN.has(codeOf(err))) throw err;
+      if (attempt >= 4 || !(NOT_RUN.has(codeOf(err)) || orAlso(err))) throw err;
       await new Promise((r) => setTimeout(r, 50 * attempt * attempt));
     }
   }
@@ -249,24 +250,19 @@ async function holdAdvisoryLock(url: string, options: Options, key1: number, key
   };
 }
 
-/** `size` transaction sessions, each running one transaction at a time, handed out in turn. */
-function sessionQueue(size: number, create: () => ReturnType<typeof createTransactionSession>) {
-  type Session = ReturnType<typeof createTransactionSession>;
-  const all = Array.from({ length: size }, create);
-  const idle = [...all];
-  const waiting: ((s: Session) => void)[] = [];
-  return {
-    all,
-    async run<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      const session = idle.pop() ?? await new Promise<Session>((resolve) => waiting.push(resolve));
-      try {
-        return await session.run(fn);
-      } finally {
-        const next = waiting.shift();
-        if (next) next(session);
-        else idle.push(session);
-      }
-    },
+/** Hands out `items` one caller at a time each, the others waiting their turn in order. */
+function turns<I>(items: I[]) {
+  const idle = [...items];
+  const waiting: ((item: I) => void)[] = [];
+  return async <T>(fn: (item: I) => Promise<T>): Promise<T> => {
+    const item = idle.pop() ?? await new Promise<I>((resolve) => waiting.push(resolve));
+    try {
+      return await fn(item);
+    } finally {
+      const next = waiting.shift();
+      if (next) next(item);
+      else idle.push(item);
+    }
   };
 }
 
@@ -284,18 +280,22 @@ export async function openPostgres(url: string): Promise<Database> {
     backoff: (retries: number) => (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, 1),
   };
   const sql = postgres(url, { ...options, max: POOL_MAX });
-  const transactions = sessionQueue(TRANSACTION_SESSIONS, () => createTransactionSession(url, options));
-  const scans = sessionQueue(SCAN_SESSIONS, () => createTransactionSession(url, options));
-  await Promise.all([fetchTypesOnce(sql), ...[...transactions.all, ...scans.all].map((s) => s.ready())]);
+  const sessions = Array.from({ length: TRANSACTION_SESSIONS }, () => createTransactionSession(url, options));
+  const inSession = turns(sessions);
+  const asReport = turns(Array.from({ length: REPORTS_AT_ONCE }, (_, i) => i));
+  await Promise.all([fetchTypesOnce(sql), ...sessions.map((s) => s.ready())]);
   const base = wrap(sql);
+  const transaction = <T>(fn: (tx: Queryable) => Promise<T>) => inSession((session) => session.run(fn));
   return {
     kind: 'postgres',
     query: base.query,
-    transaction: (fn) => transactions.run(fn),
-    scan: <T>(text: string, params: unknown[] = []) => scans.run(async (tx) => {
-      await tx.query(SCAN_SETTINGS_SQL);
+    transaction,
+    // A report changes nothing: one whose connection a restart cut is read again, as one that
+    // never ran is.
+    report: <T>(text: string, params: unknown[] = []) => asReport(() => unlessNotRun(() => transaction(async (tx) => {
+      await tx.query(REPORT_SETTINGS_SQL);
       return tx.query<T>(text, params);
-    }),
+    }), connectionGone)),
     exec: base.exec,
     copyIn: base.copyIn,
     async listen(channel, onMessage, onListen) {
@@ -307,7 +307,7 @@ export async function openPostgres(url: string): Promise<Database> {
     },
     holdLock: (key1, key2) => holdAdvisoryLock(url, options, key1, key2),
     async close() {
-      await Promise.all([sql.end({ timeout: 5 }), ...[...transactions.all, ...scans.all].map((s) => s.end())]);
+      await Promise.all([sql.end({ timeout: 5 }), ...sessions.map((s) => s.end())]);
     },
   };
 }

@@ -5,8 +5,9 @@ import type { Job } from './schedule.js';
  * On PostgreSQL a run rolls up once this many clicks wait, or once the last run is MAX_LAG_FLUSHES
  * flush intervals old: the rows a run writes are one per link, day and dimension key it touches, so a
  * run over ten seconds of clicks writes far fewer per click than ten runs of one second each
- * (docs/decisions.md, "The job waits for clicks to merge"). Analytics read what waits, at ~0.3 µs a
- * click: at most this many and one flush interval's clicks (bench/analytics.mjs measures that much).
+ * (docs/decisions.md, "The job waits for clicks to merge"). Analytics read what waits, every
+ * link's (~0.2-0.3 µs a click of another link): at most this many and one flush interval's clicks
+ * (bench/analytics.mjs measures that much).
  */
 export const MIN_CLICKS = 40_000;
 const MAX_LAG_FLUSHES = 10;
@@ -24,8 +25,8 @@ const COUNT_AFTER_CLICKS = 80_000;
  * rolled up, so only `clicks` on links lags: by at most ten flush intervals and a run.
  *
  * The embedded database rolls up at every interval: there analytics read the clicks not yet
- * rolled up at a cost of around a millisecond each (docs/performance.md), so they must stay few,
- * and one process on one core is not where rows per click matter.
+ * rolled up on the server's own process, so they must stay few, and one process on one core is
+ * not where rows per click matter.
  */
 export function clickAggregationJob(opts: { flushMs: number; waitForClicks: boolean } = { flushMs: 1000, waitForClicks: true }): Job {
   return {
@@ -42,7 +43,7 @@ export function clickAggregationJob(opts: { flushMs: number; waitForClicks: bool
       const rollUpDue = pending.clicks >= MIN_CLICKS || (pending.clicks > 0 && pending.sinceRunMs >= maxLagMs);
       const countDue = pending.uncounted > 0 && pending.sinceCountMs >= maxLagMs;
       if (!rollUpDue && !countDue) return { clicks: 0 };
-      // Under load (a run for 20,000 waiting clicks) the counters wait for several runs' clicks,
+      // Under load (a run for MIN_CLICKS waiting clicks) the counters wait for several runs' clicks,
       // never longer than the rollups may; a run for the time passed counts all it rolled up.
       const defer = pending.clicks >= MIN_CLICKS ? { minClicks: COUNT_AFTER_CLICKS, maxAgeMs: maxLagMs } : undefined;
       const { from, to } = await aggregateClicks(tx, defer);

@@ -70,8 +70,8 @@ const isDerived = (dimension: string, key: string) => DERIVED_KEYS[dimension as 
  * a click shows here as soon as it is written.
  */
 export function createAnalyticsService(deps: {
-  /** Its reads go through `scan` (no JIT); the rest through `query`. */
-  db: Pick<Database, 'query' | 'scan'>;
+  /** Its reads go through `report` (no JIT); the rest through `query`. */
+  db: Pick<Database, 'query' | 'report'>;
   clock: Clock;
   shortUrl: (domain: string, slug: string) => string;
   /** Identical requests share a statement begun at most this long before they arrived (shared-reads.ts). */
@@ -127,7 +127,7 @@ export function createAnalyticsService(deps: {
     const sqlParams: AnalyticsSqlParams = {
       where, oneLink: Boolean(f.linkId), startDay: `$${n - 4}`, endDay: `$${n - 3}`, from: `$${n - 2}`, to: `$${n - 1}`, floor: `$${n}`,
     };
-    const rows = await db.scan<RollupRow>(breakdownSql(sqlParams), params);
+    const rows = await db.report<RollupRow>(breakdownSql(sqlParams), params);
 
     let totalClicks = 0;
     let uniqueClicks = 0;
@@ -178,7 +178,7 @@ export function createAnalyticsService(deps: {
     }
 
     if (withTopLinks) {
-      const top = await db.scan<{ link_id: string; slug: string; domain: string; clicks: number; uniques: number }>(topLinksSql(sqlParams), params);
+      const top = await db.report<{ link_id: string; slug: string; domain: string; clicks: number; uniques: number }>(topLinksSql(sqlParams), params);
       result.topLinks = top.map((t) => ({
         linkId: t.link_id, slug: t.slug, domain: t.domain, shortUrl: deps.shortUrl(t.domain, t.slug),
         clicks: t.clicks, uniqueClicks: t.uniques,

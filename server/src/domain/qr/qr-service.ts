@@ -237,14 +237,14 @@ export function createQrService(deps: {
       const window = [qrId, `${range.start}T00:00:00.000Z`, new Date(Date.parse(`${range.end}T00:00:00.000Z`) + 86_400_000).toISOString()];
       const scope = 'qr_id = $1 and not is_bot and clicked_at >= $2::timestamptz and clicked_at < $3::timestamptz';
       // Reads every scan of the range from the raw log: a busy code's can pass the planner's JIT
-      // threshold, so through `scan` (Database.scan).
-      const days = await db.scan<{ day: string; scans: number; uniques: number }>(
+      // threshold, so as a report (Database.report).
+      const days = await db.report<{ day: string; scans: number; uniques: number }>(
         `select to_char(clicked_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as scans,
            count(distinct visitor_hash)::int as uniques
          from clicks where ${scope} group by 1`,
         window,
       );
-      const countries = await db.scan<{ country: string | null; scans: number }>(
+      const countries = await db.report<{ country: string | null; scans: number }>(
         `select country, count(*)::int as scans from clicks where ${scope} group by country order by scans desc, country`,
         window,
       );
