@@ -12,7 +12,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { freshPostgres } from './lib/servers.mjs';
+import { freshPostgres, pick } from './lib/servers.mjs';
 import { fmt, writeSection } from './lib/measure.mjs';
 import { cpuMsOf } from './lib/cpu.mjs';
 import { callgrindMissing, instructionsOf } from './lib/callgrind-postgres.mjs';
@@ -75,7 +75,6 @@ try {
   const REFERRERS = ['google.com', 't.co', 'news.ycombinator.com', null, 'github.com'];
   const COUNTRIES = LIKE_REDIRECT ? [null] : ['US', 'DE', 'FR', 'GB', 'IN', 'BR', null];
   const visitors = Array.from({ length: VISITORS }, () => randomBytes(16).toString('base64url'));
-  const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
   const visit = (at) => {
     const n = 1 + Math.floor(Math.random() * LINKS);
     const a = Math.floor(Math.random() * AGENTS.length);

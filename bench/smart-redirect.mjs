@@ -7,7 +7,7 @@
 // database's work on the clicks is out of the server's process, so its CPU is the redirect's alone)
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { ADMIN_TOKEN, fastPathVisits, freshPostgres, startHop, USER_AGENTS } from './lib/servers.mjs';
+import { ADMIN_TOKEN, fastPathVisits, freshPostgres, pick, startHop, USER_AGENTS } from './lib/servers.mjs';
 import { fmt, load, writeSection } from './lib/measure.mjs';
 import { cpuMeter } from './lib/cpu.mjs';
 
@@ -29,7 +29,6 @@ const SMART = {
 const AGENTS = USER_AGENTS.filter((ua) => !/iPhone|Android|bot/i.test(ua));
 const ADDRESSES = Array.from({ length: 500 }, () => `${[5, 46, 81, 85, 193][Math.floor(Math.random() * 5)]}.${randomBytes(3).join('.')}`);
 const LANGUAGES = ['en-US,en;q=0.9', 'de-DE,de;q=0.8', 'fr', 'es-ES'];
-const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
 
 async function call(base, method, path, token, body) {
   const res = await fetch(base + path, {

@@ -10,7 +10,7 @@
 // child process it starts): node bench/lib/click-stream.mjs <databaseUrl> <rate>.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { USER_AGENTS, REFERRERS } from './servers.mjs';
+import { pick, USER_AGENTS, REFERRERS } from './servers.mjs';
 
 const self = fileURLToPath(import.meta.url);
 
@@ -44,7 +44,6 @@ async function run(databaseUrl, rate) {
   const db = await openDatabase({ databaseUrl, dataDir: '' });
   const links = await db.query('select id, workspace_id, slug, domain, url from links');
   if (links.length === 0) throw new Error('no links to click');
-  const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
   // One address: one visitor per user agent, as in the redirect benchmark.
   const visitors = USER_AGENTS.map((ua, i) => ({ agent: agentOf(ua), hash: `bench-visitor-${i}`.padEnd(32, '0') }));
   let stopping = false;

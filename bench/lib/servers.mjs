@@ -93,7 +93,8 @@ export const USER_AGENTS = [
 ];
 export const REFERRERS = ['https://www.google.com/', 'https://t.co/abc', 'https://news.ycombinator.com/item?id=1', '', 'https://github.com/hop'];
 
-const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
+/** One of `xs`, at random. */
+export const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
 
 /** autocannon's `requests` for visits to random slugs, each with a random user agent and referrer. */
 export function randomVisits(slugs) {
