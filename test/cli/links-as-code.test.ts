@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Link } from '@hop/shared';
-import type { HopClient } from '@hop/shared/client';
 import { ADMIN_TOKEN, client, team, unique, type Team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { hopSession } from './run-hop.js';
 import { scratchDir } from '../helpers/scratch-dir.mjs';
+import { spendWindow } from '../helpers/rate-limit-window.js';
 
 const dir = scratchDir('hop-apply-');
 const file = (name: string, text: string) => {
@@ -22,24 +22,6 @@ const file = (name: string, text: string) => {
 async function linksOf(t: Team): Promise<Link[]> {
   const { data } = await t.api.call('listLinks', { params: { workspaceId: t.workspaceId }, query: { limit: 100 } });
   return data;
-}
-
-/**
- * Spends the rest of the workspace's rate-limit window and returns while at least `marginMs` of
- * it remain (waiting for the next window and spending it too when less is left), so that a CLI run
- * started now meets a 429 on its first request however slow this host is to reach the server.
- */
-async function spendWindow(api: HopClient, workspaceId: string, marginMs = 3000): Promise<void> {
-  for (;;) {
-    const res = await api.raw('GET', `/v1/workspaces/${workspaceId}`);
-    if (res.status === 200) continue;
-    assert.equal(res.status, 429, res.text);
-    const { window, resetAt } = (res.body as { error: { details: { window: string; resetAt: string } } }).error.details;
-    assert.equal(window, '1m', 'the minute refused, not the hour');
-    const left = Date.parse(resetAt) - Date.now();
-    if (left >= marginMs) return;
-    await new Promise((r) => setTimeout(r, left + 50));
-  }
 }
 
 let t: Team;
@@ -217,7 +199,7 @@ test('a rate-limited run waits for the window and completes; --no-retry fails at
     // 25 updates, one request each, against 20 a "minute", started in a spent window: the run
     // has to wait once at least. (Left to chance, a fast host could split it over two windows.)
     const v2 = file('rl2.json', JSON.stringify(slugs.map((slug) => ({ slug, url: `https://example.com/${slug}`, title: 'v2' }))));
-    await spendWindow(api, ws.id);
+    await spendWindow(api, `/v1/workspaces/${ws.id}`);
     const started = Date.now();
     const updated = await cli.run(['links', 'apply', '-f', v2, '--json'], { env });
     assert.equal(updated.code, 0, updated.stderr);
@@ -231,14 +213,14 @@ test('a rate-limited run waits for the window and completes; --no-retry fails at
     assert.ok(links.every((l) => l.title === 'v2'));
 
     // Spend the window, then: --no-retry fails at once with the 429; the default waits and succeeds.
-    await spendWindow(api, ws.id);
+    await spendWindow(api, `/v1/workspaces/${ws.id}`);
     const t0 = Date.now();
     const failed = await cli.run(['links', 'list', '--no-retry'], { env });
     assert.equal(failed.code, 1);
     assert.match(failed.stderr, /RATE_LIMIT_EXCEEDED/);
     assert.doesNotMatch(failed.stderr, /retrying/);
     assert.ok(Date.now() - t0 < 5000);
-    await spendWindow(api, ws.id);
+    await spendWindow(api, `/v1/workspaces/${ws.id}`);
     const waited = await cli.run(['links', 'list', '--json'], { env });
     assert.equal(waited.code, 0, waited.stderr);
     assert.match(waited.stderr, /Rate limited: retrying in/);
