@@ -2,9 +2,8 @@ import QRCode from 'qrcode';
 import sharp, { type OverlayOptions } from 'sharp';
 import PDFDocument from 'pdfkit';
 import type { QrErrorCorrection, QrFormat } from '@hop/shared';
+import { QUIET_ZONE, codeWithLogo, logoBox } from './qr-logo-fit.js';
 
-/** The quiet zone every reader expects around a code, in modules (ISO/IEC 18004). */
-export const QUIET_ZONE = 4;
 
 export interface RenderOptions {
   text: string;
@@ -31,18 +30,11 @@ interface Matrix {
   dark: (row: number, col: number) => boolean;
 }
 
-function matrixOf(text: string, ec: QrErrorCorrection): Matrix {
-  const qr = QRCode.create(text, { errorCorrectionLevel: ec });
+function matrixOf(o: RenderOptions): Matrix {
+  const qr = o.logo && o.logoSize ? codeWithLogo(o.text, o.errorCorrection, o.logoSize) : QRCode.create(o.text, { errorCorrectionLevel: o.errorCorrection });
+  if (!qr) throw new Error(`no QR version leaves a logo of ${o.logoSize}% at ${o.errorCorrection} readable`);
   const { size, data } = qr.modules;
   return { count: size, dark: (r, c) => data[r * size + c] === 1 };
-}
-
-/** Where the logo and the clear square behind it go, in modules of the whole image (quiet zone included). */
-function logoBox(total: number, logoSize: number) {
-  const side = (total * logoSize) / 100;
-  const pad = 0.5;
-  const clear = side + 2 * pad;
-  return { side, clear, clearAt: (total - clear) / 2, logoAt: (total - side) / 2 };
 }
 
 /** Horizontal runs of dark modules, in whole-image module coordinates: one rectangle each. */
@@ -163,7 +155,7 @@ function renderPdf(o: RenderOptions, m: Matrix): Promise<Buffer> {
 }
 
 export async function renderQr(o: RenderOptions): Promise<Rendered> {
-  const m = matrixOf(o.text, o.errorCorrection);
+  const m = matrixOf(o);
   const bytes = o.format === 'svg' ? renderSvg(o, m) : o.format === 'pdf' ? await renderPdf(o, m) : await renderPng(o, m);
   return { bytes, contentType: CONTENT_TYPES[o.format] };
 }
