@@ -13,7 +13,7 @@ import { decodePng } from '../helpers/qr-decode.js';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const randomCode = () => Array.from({ length: 8 }, () => ALPHABET[Math.floor(Math.random() * ALPHABET.length)]).join('');
 /** Scan URLs as short, as long as a loopback test server's, and as a long custom domain's. */
-const scanUrls = () => [`https://hop.sh/q/${randomCode()}`, `http://127.0.0.1:41234/q/${randomCode()}`, `https://links.a-rather-long-company-name.example/q/${randomCode()}`];
+const scanUrls = () => [`https://hop.example/q/${randomCode()}`, `http://127.0.0.1:41234/q/${randomCode()}`, `https://links.a-rather-long-company-name.example/q/${randomCode()}`];
 
 /**
  * The worst a logo can do: every module under its clear square drawn the other way, so every
