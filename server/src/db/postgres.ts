@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import postgres from 'postgres';
 import type { Database, HeldLock, Queryable } from './database.js';
+import { postgresConnection } from './postgres-url.js';
 
 /** Connections for statements outside transactions. */
 const POOL_MAX = 6;
@@ -267,8 +268,10 @@ function turns<I>(items: I[]) {
 }
 
 /** PostgreSQL through postgres.js, when DATABASE_URL is set. */
-export async function openPostgres(url: string): Promise<Database> {
+export async function openPostgres(databaseUrl: string): Promise<Database> {
+  const { url, path } = postgresConnection(databaseUrl);
   const options: Options = {
+    ...(path ? { path } : {}),
     onnotice: () => {},
     // int8 (counts, sums) as numbers, as PGlite returns them.
     types: { bigint: { to: 20, from: [20], parse: (v: string) => Number(v), serialize: (v: number) => String(v) } },
