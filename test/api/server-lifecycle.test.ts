@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createHopClient } from '@hop/shared/client';
 import { startServer } from '../helpers/start-server.mjs';
 import { scratchDir } from '../helpers/scratch-dir.mjs';
@@ -81,6 +81,25 @@ test('two servers starting at once on one PostgreSQL both migrate and serve', { 
   } finally {
     const codes = await Promise.all([a.stop(), b.stop()]);
     assert.deepEqual(codes, [0, 0]);
+  }
+});
+
+// libpq's way of naming a Unix socket: the directory as a `host` parameter (README, DATABASE_URL).
+const SOCKET_DIR = '/var/run/postgresql';
+const tcpPort = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL).port || '5432' : '';
+test('DATABASE_URL may name PostgreSQL\'s Unix socket by its directory', {
+  skip: (!process.env.DATABASE_URL && 'PostgreSQL only') || (!existsSync(`${SOCKET_DIR}/.s.PGSQL.${tcpPort}`) && `no socket in ${SOCKET_DIR} for port ${tcpPort}`),
+}, async () => {
+  const tcp = new URL(process.env.DATABASE_URL!);
+  const url = `postgresql://${tcp.username}@:${tcpPort}${tcp.pathname}?host=${SOCKET_DIR}`;
+  const server = await startServer({ dataDir: tempDir(), env: { DATABASE_URL: url } });
+  try {
+    assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
+    const anon = createHopClient({ baseUrl: server.url });
+    const { data } = await anon.call('signup', { body: { email: `socket-${Date.now()}@example.test`, password: 'password-123', name: 'S' } });
+    assert.ok(data.token);
+  } finally {
+    assert.equal(await server.stop(), 0);
   }
 });
 
