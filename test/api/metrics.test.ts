@@ -25,6 +25,13 @@ test('GET /metrics exposes request, redirect-cache, click-buffer, roll-up and de
   }
   assert.notEqual(metricValue(text, /^hop_webhook_deliveries\{status="pending"\}/), undefined);
   assert.match(text, /^hop_http_request_duration_seconds_bucket\{le="0\.005",route="\/:slug"\}/m);
+  // Every visit's latency, the fast path's and the router's, under the route; buckets cumulative.
+  const count = metricValue(text, /^hop_http_request_duration_seconds_count\{route="\/:slug"\}/) ?? 0;
+  assert.ok(count >= 3, 'redirect latencies counted');
+  assert.equal(metricValue(text, /^hop_http_request_duration_seconds_bucket\{le="\+Inf",route="\/:slug"\}/), count);
+  assert.ok((metricValue(text, /^hop_http_request_duration_seconds_bucket\{le="2\.5",route="\/:slug"\}/) ?? 0) <= count);
+  assert.ok((metricValue(text, /^hop_http_request_duration_seconds_sum\{route="\/:slug"\}/) ?? -1) > 0);
+  assert.match(text, /^# TYPE hop_http_request_duration_seconds histogram$/m);
   assert.ok(!text.includes(link.slug), 'labels hold route patterns, never slugs');
 });
 

@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from './error-handler.js';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import { createRouteHistogram } from './route-histogram.js';
 import type { Services } from '../../services.js';
 import { pendingClicks } from '../../domain/clicks/click-aggregation.js';
 
@@ -20,10 +21,11 @@ export function createMetrics(services: Services) {
     labelNames: ['route', 'method', 'status'],
     collect: () => syncFastPath(),
   });
-  const latency = new Histogram({
-    name: 'hop_http_request_duration_seconds', help: 'HTTP request latency by route', registers: [registry],
-    labelNames: ['route'], buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  const latency = createRouteHistogram({
+    name: 'hop_http_request_duration_seconds', help: 'HTTP request latency by route',
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
   });
+  registry.registerMetric(latency as unknown as Metric);
   new Gauge({
     name: 'hop_redirect_cache_entries', help: 'Links held in this process\'s redirect cache', registers: [registry],
     collect() { this.set(services.linkCache.stats().size); },
@@ -96,7 +98,7 @@ export function createMetrics(services: Services) {
   // counters catch up when scraped: two prom-client increments per visit were a measurable part
   // of a redirect's CPU (docs/performance.md).
   const fastRequests = requests.labels({ route: '/:slug', method: 'GET', status: '302' });
-  const fastLatency = latency.labels({ route: '/:slug' });
+  const fastLatency = latency.series('/:slug');
   const fastVisits = new Counter({
     name: 'hop_redirect_fast_path_total', help: 'Visits answered before routing (a plain cached link); the rest go through the router',
     registers: [registry],
@@ -118,7 +120,7 @@ export function createMetrics(services: Services) {
     registry,
     observeRequest(route: string, method: string, status: number, seconds: number) {
       requests.inc({ route, method, status: String(status) });
-      latency.observe({ route }, seconds);
+      latency.observe(route, seconds);
     },
     jobRun(job: string, outcome: 'ran' | 'skipped' | 'failed', seconds: number) {
       jobRuns.inc({ job, outcome });
