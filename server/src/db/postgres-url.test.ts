@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { postgresConnection } from './postgres-url.js';
 
 test('a TCP URL is passed on as it is', () => {
-  const url = 'postgres://hop:secret@db.internal:6432/hop?sslmode=require';
+  const url = 'postgres://hop:secret@db.example:6432/hop?sslmode=require';
   assert.deepEqual(postgresConnection(url), { url });
-  const hosts = 'postgres://hop@db1:5432,db2:5432/hop?target_session_attrs=read-write';
+  const hosts = 'postgres://hop@db1.example:5432,db2.example:5432/hop?target_session_attrs=read-write';
   assert.deepEqual(postgresConnection(hosts), { url: hosts });
 });
 
