@@ -13,7 +13,7 @@ import { createHopClient, type HopClient } from '@hop/shared/client';
 import { ADMIN_TOKEN, eventually, team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { startReceiver, type ReceivedRequest } from '../helpers/webhook-receiver.js';
-import { browserVisit, sleep, startLoad, stopLoads } from '../helpers/load.js';
+import { browserVisit, sleep, startLoad, stopLoads, tally, untilCount } from '../helpers/load.js';
 
 /** Every link of the workspace: the links whose creation committed, answered or not. */
 async function allLinkIds(api: HopClient, workspaceId: string): Promise<Set<string>> {
@@ -21,7 +21,7 @@ async function allLinkIds(api: HopClient, workspaceId: string): Promise<Set<stri
   return new Set(data.map((l) => l.id));
 }
 
-test('SIGKILL under load with deliveries pending: after a restart on the same data every event is delivered, none twice beyond the attempt in flight', { timeout: 90_000 }, async () => {
+test('SIGKILL under load with deliveries pending: after a restart on the same data every event is delivered, none twice beyond the attempt in flight', { timeout: 180_000 }, async () => {
   // Delivered means answered 2xx: `acked` holds those. While `stalling`, the endpoint holds every
   // request unanswered, as one that hangs would, and answers none of them before the kill.
   const acked: ReceivedRequest[] = [];
@@ -51,13 +51,16 @@ test('SIGKILL under load with deliveries pending: after a restart on the same da
     const { data: hot } = await t.api.call('createLink', { params: ws, body: { url: 'https://example.com/hot' } });
     const hotUrl = `${first.url}${new URL(hot.shortUrl).pathname}`;
 
-    const visits = startLoad(20, () => browserVisit(hotUrl));
+    // The loads stop themselves after two minutes at the latest (a slow host takes a while to
+    // deliver 30; see untilCount).
+    const visits = startLoad(20, () => browserVisit(hotUrl), 120_000);
     const creators = startLoad(6, async (w, i) => {
       const res = await t.api.raw('POST', `/v1/workspaces/${t.workspaceId}/links`, { body: { url: `https://example.com/kill/${w}/${i}` } });
       return res.status;
-    });
+    }, 120_000);
     // Deliveries are flowing; then the endpoint hangs, and the server dies with attempts on it.
-    await eventually(async () => (acked.length >= 30 ? true : undefined), 20_000, 'deliveries under load');
+    await untilCount(() => acked.length, 30, 20_000, 'deliveries under load',
+      () => `; link creations ${JSON.stringify(tally(creators.outcomes))}, visits ${JSON.stringify(tally(visits.outcomes))}`);
     stalling = true;
     // More than one attempt held at once: the dispatcher goes on sending while some hang.
     const heldSince = Date.now();

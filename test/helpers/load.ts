@@ -76,4 +76,20 @@ export function tally(outcomes: (number | Error)[]): Record<string, number> {
   return counts;
 }
 
+/**
+ * Waits until `count()` reaches `target`, failing only when it stops growing for `stallMs`. Under
+ * load on two shared cores, how fast things flow measures the host (a slow one, with another load
+ * test beside it, created links at a tenth of the usual pace); whether they flow at all is the test's.
+ */
+export async function untilCount(count: () => number, target: number, stallMs: number, what: string, detail = () => ''): Promise<void> {
+  let seen = count();
+  let grewAt = Date.now();
+  while (seen < target) {
+    if (Date.now() - grewAt > stallMs) throw new Error(`${what}: stuck at ${seen} of ${target} for ${stallMs} ms${detail()}`);
+    await sleep(50);
+    const now = count();
+    if (now > seen) [seen, grewAt] = [now, Date.now()];
+  }
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
