@@ -40,8 +40,11 @@ export function clickPartitionsJob(clock: Clock): Job {
       await tx.query(`delete from clicks_default where clicked_at < $1`, [new Date(cutoff)]);
       // Statistics for the planner, which PostgreSQL's autovacuum keeps but the embedded database
       // never gathers: without them, analytics' read of the clicks after the aggregation watermark
-      // (a BRIN range) is planned as a scan of the whole log.
-      await tx.query('analyze clicks');
+      // (a BRIN range) is planned as a scan of the whole log, and a link's read of its rollups goes
+      // through the workspace's (workspace, day) index, every link's rows of the range, instead of
+      // the link's own key (measured: 73,000 rows of a 10,000-link workspace read for 8, 24 ms
+      // against 0.5).
+      await tx.query('analyze clicks, click_rollups');
       return { dropped };
     },
   };
