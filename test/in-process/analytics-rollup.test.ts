@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { aggregateClicks } from '../../server/src/domain/clicks/click-aggregation.js';
 import { clickAggregationJob, MIN_CLICKS } from '../../server/src/jobs/click-aggregation-job.js';
+import { clickPartitionsJob } from '../../server/src/jobs/click-partitions-job.js';
 import { inProcessApi, type InProcessApi } from '../helpers/in-process.js';
 
 const SHORT = 'short.test';
@@ -305,7 +306,6 @@ test('a visitor\'s unique click is its earliest, also when the log holds its cli
 });
 
 test('the hourly click-partitions job gathers the statistics analytics are planned with, on the log and the rollups', async () => {
-  const { clickPartitionsJob } = await import('../../server/src/jobs/click-partitions-job.js');
   const { db } = api.services;
   await db.transaction((tx) => clickPartitionsJob(api.clock).run(tx));
   // reltuples is -1 until a table's first ANALYZE (or VACUUM); the embedded database runs neither
