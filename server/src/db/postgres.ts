@@ -177,10 +177,12 @@ function createTransactionSession(url: string, options: Options) {
         },
       };
       // BEGIN is the first statement on a reconnected connection, the one a stale 57P01 lands on.
+      // It is also sent again when the connection turns out gone (reset while idle, its close not
+      // yet seen): a BEGIN changes nothing, and one whose session ended began nothing.
       await unlessNotRun(() => {
         session = closures;
         return sql.unsafe('begin');
-      });
+      }, connectionGone);
       let result: T;
       try {
         result = await fn(tx);
