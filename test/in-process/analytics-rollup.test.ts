@@ -7,6 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { aggregateClicks } from '../../server/src/domain/clicks/click-aggregation.js';
+import { CLICK_LOG_GATE } from '../../server/src/domain/clicks/click-log.js';
 import { clickAggregationJob, MIN_CLICKS } from '../../server/src/jobs/click-aggregation-job.js';
 import { clickPartitionsJob } from '../../server/src/jobs/click-partitions-job.js';
 import { inProcessApi, type InProcessApi } from '../helpers/in-process.js';
@@ -315,4 +316,25 @@ test('the hourly click-partitions job gathers the statistics analytics are plann
     `select relname, reltuples from pg_class where relname in ('clicks', 'click_rollups') order by relname`,
   );
   assert.deepEqual(rows.map((r) => [r.relname, Number(r.reltuples) >= 0]), [['click_rollups', true], ['clicks', true]]);
+});
+
+test("a run that fails while it holds the click log's gate leaves the gate free: no click writer waits for it", async () => {
+  const { db } = api.services;
+  const gateLocks = async () => Number((await db.query<{ n: number }>(
+    `select count(*) as n from pg_locks where locktype = 'advisory' and objid = $1`, [CLICK_LOG_GATE]))[0].n);
+  // The bound is read while the gate is held; here that read fails in the database, which aborts
+  // the transaction, so no statement after it (an unlock) can run.
+  await assert.rejects(db.transaction((tx) => aggregateClicks({
+    query: <T>(text: string, params?: unknown[]) => tx.query<T>(text.includes('pg_sequence_last_value') ? 'select 1 / 0' : text, params),
+    exec: (script) => tx.exec(script),
+    copyIn: (table, columns, rows) => tx.copyIn(table, columns, rows),
+  })), /division by zero/);
+  assert.equal(await gateLocks(), 0, 'the gate is not held once the failed run is over');
+  // A writer takes the gate (shared) and appends, and the next run rolls its click up.
+  const { token, workspaceId, link } = await smartLink();
+  await visit(link.slug, CHROME);
+  await api.services.clicks.flush();
+  const { from, to } = await rollUp();
+  assert.ok(to > from, 'the next run rolled up the new click');
+  assert.equal((await linkAnalytics(token, workspaceId, link.id)).totalClicks, 1);
 });

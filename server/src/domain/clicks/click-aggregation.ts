@@ -13,17 +13,21 @@ const MAX_IDS_PER_RUN = 100_000;
 /**
  * The highest click id whose every predecessor is committed or gone: taken while holding the
  * click log's gate, which each writer holds (shared) for its whole transaction.
+ *
+ * The gate is held for an instant only: taken in a savepoint and let go by rolling back to it,
+ * which releases what the savepoint locked. A session-level lock would do the same, but it
+ * outlives a transaction that fails before its unlock, on a session the pool hands to the next
+ * transaction, and every click writer of the fleet would then wait for it forever.
  */
 async function committedBound(tx: Queryable): Promise<number> {
-  await tx.query('select pg_advisory_lock($1)', [CLICK_LOG_GATE]);
-  try {
-    const [{ bound }] = await tx.query<{ bound: number | null }>(
-      `select pg_sequence_last_value(pg_get_serial_sequence('clicks', 'id')::regclass) as bound`,
-    );
-    return Number(bound ?? 0);
-  } finally {
-    await tx.query('select pg_advisory_unlock($1)', [CLICK_LOG_GATE]);
-  }
+  await tx.query('savepoint click_log_gate');
+  await tx.query('select pg_advisory_xact_lock($1)', [CLICK_LOG_GATE]);
+  const [{ bound }] = await tx.query<{ bound: number | null }>(
+    `select pg_sequence_last_value(pg_get_serial_sequence('clicks', 'id')::regclass) as bound`,
+  );
+  await tx.query('rollback to savepoint click_log_gate');
+  await tx.query('release savepoint click_log_gate');
+  return Number(bound ?? 0);
 }
 
 /**
