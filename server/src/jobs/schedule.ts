@@ -51,7 +51,15 @@ export function createScheduler(
 
   return {
     every(ms, job) {
-      const t = setInterval(() => void exec(job), ms);
+      // A tick while the last run is still going is skipped: during a database outage a run waits
+      // up to a second for a connection, and runs queued behind it would take the transaction
+      // sessions the click writer needs (at a 100 ms interval, ten a second against four sessions).
+      let running = false;
+      const t = setInterval(() => {
+        if (running) return;
+        running = true;
+        void exec(job).finally(() => (running = false));
+      }, ms);
       t.unref();
       timers.add(t);
     },
