@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN_TOKEN, client, eventually, team } from '../helpers/api.js';
+import { ADMIN_TOKEN, client, eventually, METRICS_AUTH, team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { startThrowawayPostgres, throwawayPostgresUnavailable } from '../helpers/throwaway-postgres.js';
 import { browserVisit } from '../helpers/load.js';
@@ -77,8 +77,12 @@ test('visits during PostgreSQL outages go to the spool file and are all written 
     assert.equal(data.clicks, answered);
     await eventually(async () => (readdirSync(spoolDir).length === 0 ? true : undefined), 10_000, 'replayed spool files deleted');
   } catch (err) {
-    // The server's own account (its exit, its errors) is what explains a failure here.
-    throw new Error(`${(err as Error).message}\nserver exit code: ${server.child.exitCode}; its output:\n${server.output().slice(-4000)}`, { cause: err });
+    // The server's own account (its exit, its errors, where its visits wait) and the database's
+    // log are what explain a failure here.
+    const metrics = await fetch(`${server.url}/metrics`, { headers: METRICS_AUTH, signal: AbortSignal.timeout(5000) })
+      .then(async (r) => (await r.text()).split('\n').filter((l) => l.startsWith('hop_click_')).join('\n'), (e: Error) => `no metrics: ${e.message}`);
+    throw new Error(`${(err as Error).message}\nserver exit code: ${server.child.exitCode}; its click metrics:\n${metrics}\nits output:\n${
+      server.output().slice(-4000)}\nPostgreSQL's log:\n${pg.log().slice(-2000)}`, { cause: err });
   } finally {
     await server.stop();
     pg.destroy();
