@@ -90,6 +90,7 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     spool: createClickSpool({ dir: join(config.dataDir, 'click-spool'), maxBytes: config.clickSpoolMaxBytes }),
     maxBuffered: config.clickBufferMax,
     onSpoolFull: (bytes) => opts.log?.error({ bytes }, 'click spool full (HOP_CLICK_SPOOL_MAX_BYTES): visits wait in memory, the oldest dropped past HOP_CLICK_BUFFER_MAX'),
+    onStuck: (seconds) => opts.log?.error({ seconds }, 'writing clicks has not settled: no visit is written until it does; new ones wait in memory and the spool'),
   });
   const salts = createVisitorSalts({ db, clock });
   const redirectLinks = createRedirectLinks({ db });

@@ -48,6 +48,12 @@ export function createMetrics(services: Services) {
     collect() { this.set(services.clicks.spooledBytes); },
   });
   new Gauge({
+    name: 'hop_click_write_seconds',
+    help: 'Seconds the click write in progress has taken (0 when none is): one that keeps growing is stuck',
+    registers: [registry],
+    collect() { this.set(services.clicks.flushSeconds); },
+  });
+  new Gauge({
     name: 'hop_click_spool_full', help: '1 while the click spool is full (HOP_CLICK_SPOOL_MAX_BYTES)', registers: [registry],
     collect() { this.set(services.clicks.spoolFull ? 1 : 0); },
   });

@@ -16,6 +16,11 @@ const MAX_BATCH = { postgres: 10_000, embedded: 2_000 } as const;
  */
 const MAX_BUFFERED = 200_000;
 const DROP_CHUNK = 1_000;
+/**
+ * A write that has not settled after this long is stuck, not slow: a batch takes well under a
+ * second, and one that meets a database outage fails within a second or so. It is logged once.
+ */
+const STUCK_MS = 30_000;
 
 /**
  * The click pipeline: the redirect only enqueues; this appends visits to the click log in batches
@@ -29,6 +34,10 @@ export function createClickPipeline(deps: {
   onDropped?: (n: number) => void;
   /** The spool is full: visits wait in memory (bounded) until the database is back. */
   onSpoolFull?: (bytes: number) => void;
+  /** A write has not settled for `stuckAfterMs`: told once per write, with how long it has taken. */
+  onStuck?: (seconds: number) => void;
+  /** Default STUCK_MS (30 s). */
+  stuckAfterMs?: number;
   /** Writes link.clicked / qr.scanned events in the batch's own transaction. */
   emitEvents?: (tx: Queryable, clicks: RecordedClick[]) => Promise<void>;
   /** Where visits go while the database is unreachable (none: they wait in memory). */
@@ -43,7 +52,11 @@ export function createClickPipeline(deps: {
   /** How many visits the batch being written holds (they are out of `buffer` meanwhile). */
   let inFlight = 0;
   let flushing: Promise<void> | undefined;
+  /** When the write in progress began (performance.now()), and whether it was told stuck. */
+  let flushingSince = 0;
+  let toldStuck = false;
   let timer: NodeJS.Timeout | undefined;
+  const flushMs = () => (flushing ? performance.now() - flushingSince : 0);
 
   async function writeBatch(tx: Queryable, clicks: Visit[], rows: Uint8Array): Promise<void> {
     await appendClicks(tx, rows);
@@ -136,7 +149,14 @@ export function createClickPipeline(deps: {
   }
 
   function flush(): Promise<void> {
-    flushing ??= flushNow().finally(() => (flushing = undefined));
+    if (!flushing) {
+      flushingSince = performance.now();
+      toldStuck = false;
+      flushing = flushNow().finally(() => (flushing = undefined));
+    } else if (!toldStuck && flushMs() >= (deps.stuckAfterMs ?? STUCK_MS)) {
+      toldStuck = true;
+      deps.onStuck?.(Math.round(flushMs() / 1000));
+    }
     return flushing;
   }
 
@@ -155,6 +175,10 @@ export function createClickPipeline(deps: {
     /** Whether the spool refused the last visits offered to it (full). */
     get spoolFull() {
       return spoolFull;
+    },
+    /** Seconds the write in progress has taken so far; 0 when none is. */
+    get flushSeconds() {
+      return flushMs() / 1000;
     },
     start() {
       timer = setInterval(() => flush().catch((err) => deps.onError?.(err)), flushEveryMs);
