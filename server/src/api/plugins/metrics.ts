@@ -49,7 +49,7 @@ export function createMetrics(services: Services) {
   });
   new Gauge({
     name: 'hop_click_write_seconds',
-    help: 'Seconds the click write in progress has taken (0 when none is): one that keeps growing is stuck',
+    help: 'Seconds the batch of clicks being written has taken (0 when none is): one that keeps growing is stuck',
     registers: [registry],
     collect() { this.set(services.clicks.flushSeconds); },
   });

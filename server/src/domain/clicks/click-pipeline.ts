@@ -17,7 +17,7 @@ const MAX_BATCH = { postgres: 10_000, embedded: 2_000 } as const;
 const MAX_BUFFERED = 200_000;
 const DROP_CHUNK = 1_000;
 /**
- * A write that has not settled after this long is stuck, not slow: a batch takes well under a
+ * A batch whose write has not settled after this long is stuck, not slow: one takes well under a
  * second, and one that meets a database outage fails within a second or so. It is logged once.
  */
 const STUCK_MS = 30_000;
@@ -34,7 +34,7 @@ export function createClickPipeline(deps: {
   onDropped?: (n: number) => void;
   /** The spool is full: visits wait in memory (bounded) until the database is back. */
   onSpoolFull?: (bytes: number) => void;
-  /** A write has not settled for `stuckAfterMs`: told once per write, with how long it has taken. */
+  /** A batch's write has not settled for `stuckAfterMs`: told once per batch, with how long it has taken. */
   onStuck?: (seconds: number) => void;
   /** Default STUCK_MS (30 s). */
   stuckAfterMs?: number;
@@ -52,7 +52,11 @@ export function createClickPipeline(deps: {
   /** How many visits the batch being written holds (they are out of `buffer` meanwhile). */
   let inFlight = 0;
   let flushing: Promise<void> | undefined;
-  /** When the write in progress began (performance.now()), and whether it was told stuck. */
+  /**
+   * When the batch (or spool chunk) being written began (performance.now()), and whether it was
+   * told stuck. Per batch, not per flush: under steady load one flush goes on writing batch after
+   * batch, and a replay of a long outage's spool chunk after chunk, for as long as visits come.
+   */
   let flushingSince = 0;
   let toldStuck = false;
   let timer: NodeJS.Timeout | undefined;
@@ -117,6 +121,8 @@ export function createClickPipeline(deps: {
 
   async function flushNow(): Promise<void> {
     for (;;) {
+      flushingSince = performance.now();
+      toldStuck = false;
       if (spool?.pending) {
         // What is buffered goes behind what is spooled, so visits are written in order.
         const waiting = buffer;
@@ -150,8 +156,6 @@ export function createClickPipeline(deps: {
 
   function flush(): Promise<void> {
     if (!flushing) {
-      flushingSince = performance.now();
-      toldStuck = false;
       flushing = flushNow().finally(() => (flushing = undefined));
     } else if (!toldStuck && flushMs() >= (deps.stuckAfterMs ?? STUCK_MS)) {
       toldStuck = true;
@@ -176,7 +180,7 @@ export function createClickPipeline(deps: {
     get spoolFull() {
       return spoolFull;
     },
-    /** Seconds the write in progress has taken so far; 0 when none is. */
+    /** Seconds the batch being written has taken so far; 0 when none is. */
     get flushSeconds() {
       return flushMs() / 1000;
     },
