@@ -168,6 +168,35 @@ test("a run reads the clicks after the watermark through the log's index, never 
   });
 });
 
+test("a run finds the rollup rows it adds to through their key, never reading the rollups in full", async () => {
+  // Rollups are merged in (MERGE): the planner chooses how to match a run's rows with the table's,
+  // and a merge join or a hash of the whole table would grow with every link's history.
+  const { link, workspaceId } = await smartLink();
+  await api.services.db.query(
+    `insert into click_rollups (link_id, workspace_id, day, dimension, key, clicks, uniques)
+     select $1, $2, current_date - 1 - (i % 20), 'referrer', 'r' || i, 1, 1 from generate_series(1, 3000) i`,
+    [link.id, workspaceId],
+  );
+  await api.services.db.query('analyze click_rollups');
+  await rollUp();
+  await visit(link.slug, FIREFOX, undefined, 'https://news.example/a');
+  await api.services.clicks.flush();
+  const read = `select pg_stat_get_xact_tuples_returned('click_rollups_pkey'::regclass)::int as entries,
+    pg_stat_get_xact_numscans('click_rollups'::regclass)::int as scans`;
+  await api.services.db.transaction(async (tx) => {
+    const [before] = await tx.query<{ entries: number; scans: number }>(read);
+    const { from, to } = await aggregateClicks(tx);
+    assert.ok(to > from, 'the run had clicks to roll up');
+    const [afterRun] = await tx.query<{ entries: number; scans: number }>(read);
+    assert.equal(afterRun.scans, before.scans, 'sequential scans of click_rollups during the run');
+    assert.ok(afterRun.entries - before.entries < 20, `the run read ${afterRun.entries - before.entries} entries of the rollups' key for one click`);
+  });
+  const rolled = await api.services.db.query<{ dimension: string; clicks: number }>(
+    `select dimension, clicks from click_rollups where link_id = $1 and dimension = 'referrer' and day = current_date`, [link.id],
+  );
+  assert.deepEqual(rolled.map((r) => ({ ...r, clicks: Number(r.clicks) })), [{ dimension: 'referrer', clicks: 1 }]);
+});
+
 test('a run is never compiled with JIT', async () => {
   // Past the planner's cost threshold PostgreSQL compiled the run's statement with LLVM at every
   // run: 12-13% of its CPU (docs/performance.md, "Issue 15, eighth round").
