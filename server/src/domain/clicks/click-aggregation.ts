@@ -7,8 +7,11 @@ import { DERIVED_KEYS, agentKeySql } from './rollup-shape.js';
 const STORED_KEYS = `(d.dimension, d.key) not in (${Object.entries(DERIVED_KEYS)
   .map(([dimension, key]) => `('${dimension}', '${key}')`).join(', ')})`;
 
-/** At most this many click ids per run: a catch-up after an outage commits in steps. */
-const MAX_IDS_PER_RUN = 100_000;
+/**
+ * At most this many click ids per run: a catch-up after an outage commits in steps. Above the job's
+ * MIN_CLICKS and the clicks of the interval it waits for: under load a run takes all that waits.
+ */
+const MAX_IDS_PER_RUN = 250_000;
 
 /**
  * The highest click id whose every predecessor is committed or gone: taken while holding the
@@ -105,7 +108,7 @@ export async function aggregateClicks(tx: Queryable, deferCounters?: CounterDefe
   // embedded database never runs): analytics find the clicks after the watermark through that
   // index, and read every page of a range left unsummarized.
   if (to > from) {
-    await tx.query(`select brin_summarize_new_values(i.inhrelid) from pg_inherits i where i.inhparent = 'clicks_id_brin'::regclass`);
+    await tx.query(`select brin_summarize_new_values(t.relid) from pg_partition_tree('clicks_id_brin') t where t.isleaf`);
   }
   return { from, to };
 }
