@@ -41,7 +41,7 @@ async function counts() {
 
 /**
  * Unchanged this long, with every click counted (the counters' watermark at the last click), counts
- * as settled: longer than the aggregation job's wait on PostgreSQL (it rolls up once 40,000 clicks
+ * as settled: longer than the aggregation job's wait on PostgreSQL (it rolls up once 200,000 clicks
  * wait or 10 s after its last run, and under load counts every few runs).
  */
 const SETTLED_MS = 12_000;
