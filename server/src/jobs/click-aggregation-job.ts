@@ -16,8 +16,9 @@ const MAX_LAG_FLUSHES = 10;
  * Under load, the link counters catch up once this many rolled-up clicks wait for them (or the
  * last catch-up is MAX_LAG_FLUSHES flush intervals old): a counter row per link touched, written
  * every few runs rather than every run (docs/decisions.md, "Counters catch up every few runs").
+ * Two runs' worth: at a run's size the counters would catch up at every run and never wait.
  */
-const COUNT_AFTER_CLICKS = 80_000;
+const COUNT_AFTER_CLICKS = 2 * MIN_CLICKS;
 
 /**
  * Every flush interval (1 s by default): rolls up the clicks appended since the last run, on
