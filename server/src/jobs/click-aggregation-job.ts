@@ -24,7 +24,8 @@ const COUNT_AFTER_CLICKS = 2 * MIN_CLICKS;
  * Every flush interval (1 s by default): rolls up the clicks appended since the last run, on
  * PostgreSQL only once they are due (enough of them, or the last run long enough ago). One process
  * of the fleet runs it at a time (the job's advisory lock); analytics add the clicks not yet
- * rolled up, so only `clicks` on links lags: by at most ten flush intervals and a run.
+ * rolled up, so only `clicks` on links lags: by at most ten flush intervals and a run, and under
+ * full load (runs for MIN_CLICKS, the counters deferred) by a run's interval and ten flush intervals.
  *
  * The embedded database rolls up at every interval: there analytics read the clicks not yet
  * rolled up on the server's own process, so they must stay few, and one process on one core is
