@@ -12,20 +12,13 @@ import type { Job } from './schedule.js';
  */
 export const MIN_CLICKS = 200_000;
 const MAX_LAG_FLUSHES = 10;
-/**
- * Under load, the link counters catch up once this many rolled-up clicks wait for them (or the
- * last catch-up is MAX_LAG_FLUSHES flush intervals old): a counter row per link touched, written
- * every few runs rather than every run (docs/decisions.md, "Counters catch up every few runs").
- * Two runs' worth: at a run's size the counters would catch up at every run and never wait.
- */
-const COUNT_AFTER_CLICKS = 2 * MIN_CLICKS;
 
 /**
  * Every flush interval (1 s by default): rolls up the clicks appended since the last run, on
  * PostgreSQL only once they are due (enough of them, or the last run long enough ago). One process
  * of the fleet runs it at a time (the job's advisory lock); analytics add the clicks not yet
- * rolled up, so only `clicks` on links lags: by at most ten flush intervals and a run, and under
- * full load (runs for MIN_CLICKS, the counters deferred) by a run's interval and ten flush intervals.
+ * rolled up, so only `clicks` on links lags: by at most ten flush intervals and a run (a run counts
+ * what it rolls up).
  *
  * The embedded database rolls up at every interval: there analytics read the clicks not yet
  * rolled up on the server's own process, so they must stay few, and one process on one core is
@@ -44,12 +37,11 @@ export function clickAggregationJob(opts: { flushMs: number; waitForClicks: bool
       const maxLagMs = MAX_LAG_FLUSHES * opts.flushMs;
       const pending = await pendingClicks(tx);
       const rollUpDue = pending.clicks >= MIN_CLICKS || (pending.clicks > 0 && pending.sinceRunMs >= maxLagMs);
+      // Counters left behind the rollups (by a server of an earlier version, which let them wait
+      // under load) catch up once ten flush intervals old, with or without clicks to roll up.
       const countDue = pending.uncounted > 0 && pending.sinceCountMs >= maxLagMs;
       if (!rollUpDue && !countDue) return { clicks: 0 };
-      // Under load (a run for MIN_CLICKS waiting clicks) the counters wait for several runs' clicks,
-      // never longer than the rollups may; a run for the time passed counts all it rolled up.
-      const defer = pending.clicks >= MIN_CLICKS ? { minClicks: COUNT_AFTER_CLICKS, maxAgeMs: maxLagMs } : undefined;
-      const { from, to } = await aggregateClicks(tx, defer);
+      const { from, to } = await aggregateClicks(tx);
       return { clicks: to - from };
     },
   };

@@ -67,7 +67,7 @@ export function createMetrics(services: Services) {
   });
   new Gauge({
     name: 'hop_click_counters_pending',
-    help: 'Clicks rolled up but not yet added to their links\' counters (under load they catch up every few runs)',
+    help: 'Clicks rolled up but not yet added to their links\' counters (each run of the aggregation job counts what it rolls up)',
     registers: [registry],
     async collect() {
       this.set((await pendingClicks(services.db)).uncounted);

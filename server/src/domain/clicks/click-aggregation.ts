@@ -53,28 +53,18 @@ export async function pendingClicks(tx: Queryable): Promise<{ clicks: number; si
 }
 
 /**
- * When a run may leave the link counters behind: until `minClicks` rolled-up clicks wait for them,
- * or their last update is `maxAgeMs` old. Without it, every run counts.
- */
-export interface CounterDeferral {
-  minClicks: number;
-  maxAgeMs: number;
-}
-
-/**
  * Rolls up the clicks appended since the watermark, in the caller's transaction: the day's new
  * visitors and the daily rollups (rollup-shape.ts: a row per combination of device, browser and
- * OS, and per key of country, referrer and target less the keys the total implies) and, unless
- * `deferCounters` lets them wait, the links' counters up to the end of the range; then both
- * watermarks move in one update. Output and watermarks commit together, so a run that dies
+ * OS, and per key of country, referrer and target less the keys the total implies) and the links'
+ * counters up to the end of the range (from their own watermark, which a server of an earlier
+ * version could leave behind the rollups' when it let them wait); then both watermarks move in
+ * one update. Output and watermarks commit together, so a run that dies
  * changes nothing and the next one does the same range again: no click counts twice, none is
  * skipped. Bots are in the log but count nowhere; clicks of links deleted since are skipped.
  */
-export async function aggregateClicks(tx: Queryable, deferCounters?: CounterDeferral): Promise<{ from: number; to: number }> {
+export async function aggregateClicks(tx: Queryable): Promise<{ from: number; to: number }> {
   // The job's advisory lock keeps runs apart; the watermark row is locked only by the final update.
-  const [w] = await tx.query<{ last_id: number; counted_id: number; counted_ms_ago: number }>(
-    `select last_id, counted_id, extract(epoch from clock_timestamp() - counted_at) * 1000 as counted_ms_ago from click_watermark`,
-  );
+  const [w] = await tx.query<{ last_id: number; counted_id: number }>('select last_id, counted_id from click_watermark');
   const from = Number(w.last_id);
   const to = Math.max(from, Math.min(await committedBound(tx), from + MAX_IDS_PER_RUN));
   // The run's commit need not wait for its WAL to reach the disk: everything it writes is computed
@@ -93,8 +83,7 @@ export async function aggregateClicks(tx: Queryable, deferCounters?: CounterDefe
   await tx.query(RUN_SETTINGS_SQL);
   if (to > from) await rollUp(tx, from, to);
   const countedFrom = Number(w.counted_id);
-  const countNow = to > countedFrom
-    && (!deferCounters || to - countedFrom >= deferCounters.minClicks || Number(w.counted_ms_ago) >= deferCounters.maxAgeMs);
+  const countNow = to > countedFrom;
   if (countNow) await countClicks(tx, countedFrom, to);
   if (to === from && !countNow) return { from, to };
   // Both watermarks move in the run's last statement (a fleet's other runs wait for the job's lock,
@@ -183,11 +172,10 @@ async function rollUp(tx: Queryable, from: number, to: number): Promise<void> {
 }
 
 /**
- * Adds the clicks in (from, to] to their links' counters: a run does it at once, or the job lets
- * them wait (CounterDeferral): a run over 20,000 clicks of 10,000 links updated a counter row for
- * every second click, ~13% of PostgreSQL's CPU per click (docs/performance.md), where a count over
- * several runs' clicks updates each busy link's row once. Clicks of links deleted since are
- * skipped; links with a click limit were counted by the redirect itself.
+ * Adds the clicks in (from, to] to their links' counters, a row per link: with runs of the job's
+ * MIN_CLICKS, 0.05 rows a click at 10,000 links evenly (docs/decisions.md, "Counters count at
+ * every run"). Clicks of links deleted since are skipped; links with a click limit were counted by
+ * the redirect itself.
  */
 async function countClicks(tx: Queryable, from: number, to: number): Promise<void> {
   await tx.query(
