@@ -12,7 +12,8 @@ function walk(dir) {
   for (const name of existsSync(dir) ? readdirSync(dir) : []) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) walk(path);
-    else {
+    else if (!name.endsWith('.tsbuildinfo')) {
+      // tsc's incremental state: deleting it makes every build recompile the whole CLI.
       const base = relative(dist, path).replace(/\.(js|d\.ts|js\.map|d\.ts\.map)$/, '');
       if (!existsSync(join(root, 'src', `${base}.ts`))) rmSync(path);
     }
