@@ -1,16 +1,25 @@
 #!/usr/bin/env node
-// `npm test`: builds, starts one real server (embedded database, or PostgreSQL when DATABASE_URL
-// is set), runs every *.test.ts against it over HTTP with node's test runner, then stops it.
+// `npm test [-- <file|folder|pattern>... [--test-name-pattern=...]]`: builds (incrementally), then
+// runs the chosen *.test.ts files with node's test runner; with no argument, every one. A pattern
+// that is neither a file nor a folder picks every test file whose path contains it
+// (`npm test -- link-health`). Flags starting with `--test-` go to node's runner.
+//
+// The tiers (package.json `test:<tier>`): unit tests beside their source (shared/src, server/src,
+// cli/src) and test/in-process build what they need themselves; every other folder of test/ runs
+// against one real server started here (embedded database, or PostgreSQL when DATABASE_URL is
+// set), which is started only when such a file is chosen.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeEmbeddedTemplate } from './helpers/embedded-template.mjs';
+import { cachedEmbeddedTemplate } from './helpers/embedded-template.mjs';
 import { startServer } from './helpers/start-server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const args = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const runnerFlags = argv.filter((a) => a.startsWith('--test-'));
+const selectors = argv.filter((a) => !a.startsWith('--test-'));
 
 const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
@@ -24,7 +33,27 @@ function findTests(dir, out = []) {
   }
   return out;
 }
-const files = args.length ? args : ['test', 'shared/src', 'server/src', 'cli/src'].flatMap((d) => findTests(join(root, d))).sort();
+const everyTest = ['test', 'shared/src', 'server/src', 'cli/src'].flatMap((d) => findTests(join(root, d))).sort();
+
+/** The files a selector names: a test file, every test file under a folder, or every path containing it. */
+function select(selector) {
+  const abs = resolve(process.cwd(), selector);
+  if (existsSync(abs)) return statSync(abs).isDirectory() ? findTests(abs) : [relative(root, abs)];
+  const needle = selector.split('/').join(sep);
+  return everyTest.filter((f) => f.includes(needle));
+}
+const files = selectors.length ? [...new Set(selectors.flatMap((s) => {
+  const found = select(s);
+  if (!found.length) {
+    process.stderr.write(`npm test: no test file matches ${JSON.stringify(s)}\n`);
+    process.exit(1);
+  }
+  return found;
+}))] : everyTest;
+
+/** Unit and in-process tests start what they need; the rest talk to the run's server. */
+const SELF_CONTAINED = ['shared/src/', 'server/src/', 'cli/src/', 'test/in-process/'].map((d) => d.split('/').join(sep));
+const needsServer = files.some((f) => !SELF_CONTAINED.some((d) => f.startsWith(d)));
 
 const dataDir = mkdtempSync(join(tmpdir(), 'hop-test-'));
 // A throw-away certificate for HTTPS webhook receivers, trusted by every server of the run.
@@ -44,12 +73,10 @@ process.env.HOP_RATE_LIMIT_SCALE ??= '1000';
 // Node 22.1 and later keep compiled code of every module the run's processes load (the servers
 // and `hop` start again and again); Node 20 ignores the variable.
 process.env.NODE_COMPILE_CACHE ??= join(root, 'node_modules', '.cache', 'hop-node-compile');
-// One migrated embedded database, copied for every embedded server of the run (this one too):
-// see embedded-template.mjs.
-const templateDir = mkdtempSync(join(tmpdir(), 'hop-test-template-'));
-await makeEmbeddedTemplate(templateDir);
-process.env.HOP_TEST_EMBEDDED_TEMPLATE = templateDir;
-const server = await startServer({ dataDir, env: {
+// One migrated embedded database, copied for every embedded server of the run (this one too) and
+// kept between runs until a migration changes: see embedded-template.mjs.
+process.env.HOP_TEST_EMBEDDED_TEMPLATE = await cachedEmbeddedTemplate(join(root, 'node_modules', '.cache', 'hop-test-template'));
+const server = needsServer ? await startServer({ dataDir, env: {
     HOP_ADMIN_TOKEN: adminToken,
     HOP_CLICK_FLUSH_MS: '100',
     HOP_TRUST_PROXY: '127.0.0.1',
@@ -57,8 +84,8 @@ const server = await startServer({ dataDir, env: {
     // they share this database, and this server (which may not reach loopback) must not take
     // their deliveries.
     HOP_DISABLE: 'dispatcher',
-  } });
-process.stderr.write(`test server: ${server.url} on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embedded database'}\n`);
+  } }) : null;
+if (server) process.stderr.write(`test server: ${server.url} on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embedded database'}\n`);
 
 // Durations per file and per top-level test, for the summary printed at the end.
 const timings = join(tlsDir, 'timings.jsonl');
@@ -68,25 +95,23 @@ const child = spawn(
   ['--import', 'tsx', '--test', `--test-concurrency=${process.env.HOP_TEST_CONCURRENCY ?? 2}`,
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=./test/helpers/timing-reporter.mjs', `--test-reporter-destination=${timings}`,
-    ...files],
+    ...runnerFlags, ...files],
   {
     cwd: root,
     stdio: 'inherit',
     env: {
       ...process.env,
-      HOP_TEST_API_URL: server.url,
       HOP_TEST_ADMIN_TOKEN: adminToken,
-      HOP_TEST_SHORT_DOMAIN: server.shortDomain,
       HOP_TEST_DATA_DIR: dataDir,
+      ...(server ? { HOP_TEST_API_URL: server.url, HOP_TEST_SHORT_DOMAIN: server.shortDomain } : {}),
     },
   },
 );
 const code = await new Promise((resolve) => child.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0))));
-const stopped = await server.stop();
+const stopped = server ? await server.stop() : 0;
 printSlowest(timings);
 rmSync(dataDir, { recursive: true, force: true });
 rmSync(tlsDir, { recursive: true, force: true });
-rmSync(templateDir, { recursive: true, force: true });
 if (stopped !== 0) {
   process.stderr.write(`test server exited with ${stopped} on SIGTERM (expected 0)\n${server.output()}\n`);
   process.exit(1);
