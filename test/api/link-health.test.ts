@@ -1,6 +1,7 @@
 // Destination health against loopback receivers only: the check endpoint's four states, the
 // address rules (a private destination without HOP_ALLOW_PRIVATE_URLS is unreachable and gets no
-// request), and the sweep job, which never runs at start. Also the trusted country header.
+// request), and the sweep job (test/in-process/link-health-job.test.ts shows that its first run
+// waits a whole interval). Also the trusted country header.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -12,11 +13,11 @@ import { scratchDir } from '../helpers/scratch-dir.mjs';
 let server: Awaited<ReturnType<typeof startServer>>;
 let receiver: Server;
 let base: string;
-const seen: { method: string; path: string }[] = [];
+const seen: { method: string; path: string; at: number }[] = [];
 
 before(async () => {
   receiver = createServer((req, res) => {
-    seen.push({ method: req.method!, path: req.url! });
+    seen.push({ method: req.method!, path: req.url!, at: Date.now() });
     const path = req.url!;
     if (path.startsWith('/ok')) res.writeHead(200).end('fine');
     else if (path === '/gone') res.writeHead(404).end();
@@ -105,9 +106,11 @@ test('country from the trusted header when HOP_GEO_HEADER is set', async () => {
   assert.equal(await go({}), 'https://example.com/else');
 });
 
-test('the sweep job never runs at start, then checks stale links on its interval', async () => {
-  // Its own embedded database: a sweep covers every link of its database, and only this test's
-  // links (on the loopback receiver) may be requested.
+test('the sweep job checks stale links on its interval, never before one interval has passed', async () => {
+  // However slowly the machine makes the links, no request may reach them earlier than one
+  // interval after the server was started. Its own embedded database: a sweep covers every link of
+  // its database, and only this test's links (on the loopback receiver) may be requested.
+  const startedAt = Date.now();
   const sweeper = await startServer({
     dataDir: scratchDir('hop-sweep-'),
     env: { DATABASE_URL: '', HOP_ALLOW_PRIVATE_URLS: '1', HOP_LINK_CHECK_MS: '10000', HOP_LINK_CHECK_HOST_SPACING_MS: '50' },
@@ -116,12 +119,13 @@ test('the sweep job never runs at start, then checks stale links on its interval
     const t = await team('free', sweeper.url);
     const good = await create(t, `${base}/ok?sweep-good`);
     const bad = await create(t, `${base}/gone?sweep`);
-    assert.equal(seen.filter((s) => s.path.includes('sweep')).length, 0, 'nothing checked at start');
     const health = async (id: string) => (await t.api.call('getLink', { params: { workspaceId: t.workspaceId, linkId: id } })).data.health;
     const checked = await eventually(async () => ((await health(bad.id)) && (await health(good.id)) ? true : undefined), 30_000, 'the sweep');
     assert.ok(checked);
     assert.equal((await health(good.id))?.status, 'ok');
     assert.equal((await health(bad.id))?.status, 'broken');
+    const early = seen.filter((s) => s.path.includes('sweep') && s.at < startedAt + 10_000);
+    assert.deepEqual(early, [], 'requests before the first interval had passed');
   } finally {
     assert.equal(await sweeper.stop(), 0);
   }
