@@ -1,13 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { API_URL, METRICS_AUTH, eventually, team, visit } from '../helpers/api.js';
+import { API_URL, METRICS_AUTH, eventually, metricValue, team, visit } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { scratchDir } from '../helpers/scratch-dir.mjs';
-
-const metricValue = (text: string, line: RegExp) => {
-  const m = text.split('\n').find((l) => line.test(l));
-  return m ? Number(m.split(' ').at(-1)) : undefined;
-};
 
 test('GET /metrics exposes request, redirect-cache, click-buffer, roll-up and delivery metrics in Prometheus format', async () => {
   const t = await team();

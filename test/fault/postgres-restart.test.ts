@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN_TOKEN, eventually, team } from '../helpers/api.js';
+import { ADMIN_TOKEN, clicksWritten, eventually, team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { startThrowawayPostgres, throwawayPostgresUnavailable } from '../helpers/throwaway-postgres.js';
 import { browserVisit, sleep, startLoad, stopLoads, tally } from '../helpers/load.js';
@@ -81,7 +81,7 @@ test('PostgreSQL stopped and started under load: redirects go on, the server rec
       const { data } = await t.api.call('getLink', { params: { ...ws, linkId: link.id } });
       return data.clicks >= expected ? data.clicks : undefined;
     }, 20_000, `${expected} clicks in the database`);
-    await sleep(500); // a flush that would double a batch would have landed by now
+    await clicksWritten(server.url); // a batch flushed twice would be in the database by then
     const { data: settled } = await t.api.call('getLink', { params: { ...ws, linkId: link.id } });
     assert.equal(clicks, expected, 'link.clicks equals the counted redirects');
     assert.equal(settled.clicks, expected, 'and stays there');

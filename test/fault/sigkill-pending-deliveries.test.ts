@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WEBHOOK_HEADERS } from '@hop/shared';
 import { createHopClient, type HopClient } from '@hop/shared/client';
-import { ADMIN_TOKEN, eventually, team } from '../helpers/api.js';
+import { ADMIN_TOKEN, eventually, metricSum, team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { startReceiver, type ReceivedRequest } from '../helpers/webhook-receiver.js';
 import { browserVisit, sleep, startLoad, stopLoads, tally, untilCount } from '../helpers/load.js';
@@ -82,7 +82,9 @@ test('SIGKILL under load with deliveries pending: after a restart on the same da
 
     await eventually(async () => (new Set(acked.map(created)).size >= links.size ? true : undefined), 30_000,
       `a delivery for each of the ${links.size} links (have ${new Set(acked.map(created)).size})`);
-    await sleep(1000); // a second copy of anything would be here by now
+    // A second copy of anything would be on its way while a delivery is still pending.
+    await eventually(async () => ((await metricSum(second!.url, 'hop_webhook_deliveries', { status: 'pending' })) === 0 ? true : undefined),
+      30_000, 'no delivery pending');
 
     const byDelivery = new Map<string, number[]>();
     const deliveriesOfLink = new Map<string, Set<string>>();

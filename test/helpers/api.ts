@@ -103,6 +103,37 @@ export async function visit(shortUrl: string, opts: { ua?: string; ip?: string; 
   return fetch(`${API_URL}${u.pathname}${u.search}`, { redirect: 'manual', method: opts.method ?? 'GET', headers, body: opts.body });
 }
 
+/** The value of the first line of a Prometheus text that `line` matches (undefined when none does). */
+export const metricValue = (text: string, line: RegExp): number | undefined => {
+  const m = text.split('\n').find((l) => line.test(l));
+  return m ? Number(m.split(' ').at(-1)) : undefined;
+};
+
+/**
+ * The sum of a metric's samples on a server whose labels include `labels`: the job's or the
+ * dispatcher's own signal, for tests that show something did not happen.
+ */
+export async function metricSum(baseUrl: string, name: string, labels: Record<string, string> = {}): Promise<number> {
+  const text = await (await fetch(`${baseUrl}/metrics`, { headers: METRICS_AUTH })).text();
+  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  return text.split('\n')
+    .filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `))
+    .filter((l) => wanted.every((w) => l.slice(0, l.lastIndexOf(' ')).includes(w)))
+    .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+}
+
+/**
+ * Waits until every click a server took is in the database: none buffered, spooled or being
+ * written (these gauges are the process's own). A click written twice would be there by then.
+ */
+export async function clicksWritten(baseUrl: string, ms = 20_000): Promise<void> {
+  const gauges = ['hop_click_buffer_depth', 'hop_click_spool_bytes', 'hop_click_write_seconds'];
+  await eventually(async () => {
+    const values = await Promise.all(gauges.map((name) => metricSum(baseUrl, name)));
+    return values.every((v) => v === 0) ? true : undefined;
+  }, ms, 'every click written');
+}
+
 /** Polls `check` until it returns a value other than undefined, or fails after `ms`. */
 export async function eventually<T>(check: () => Promise<T | undefined>, ms = 5000, what = 'condition'): Promise<T> {
   const deadline = Date.now() + ms;

@@ -1,7 +1,8 @@
 // The scheduler runs a frequent job at most once at a time per process: a tick while the last run
 // is still going is skipped. During a database outage a run waits up to a second for a connection;
-// runs queued behind it took the transaction sessions the click writer needed.
-import { test } from 'node:test';
+// runs queued behind it took the transaction sessions the click writer needed. Node's own timers,
+// moved by the test, make the ticks; the test decides when a run ends.
+import { mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createScheduler } from '../../server/src/jobs/schedule.js';
 import { inProcessApi } from '../helpers/in-process.js';
@@ -9,32 +10,52 @@ import { inProcessApi } from '../helpers/in-process.js';
 test('a tick while the last run of a job is still going is skipped, never queued', async () => {
   const api = await inProcessApi();
   const scheduler = createScheduler(api.services.db, { info() {}, error() {} });
-  let running = 0;
-  let most = 0;
-  let runs = 0;
-  let runsAtStop = 0;
+  const runs: { end(): void }[] = [];
+  let ended = 0;
+  let runningMost = 0;
+  const running = () => runs.length - ended;
+  /** Lets pending promise callbacks and the database's answers run until `done` holds. */
+  const until = async (done: () => boolean) => {
+    while (!done()) await new Promise((r) => setImmediate(r));
+  };
+  mock.timers.enable({ apis: ['setInterval'] });
   try {
     scheduler.every(10, {
       name: 'slow', lockId: 72_410_999, frequent: true,
-      async run() {
-        runs++;
-        most = Math.max(most, ++running);
-        await new Promise((r) => setTimeout(r, 200));
-        running--;
-      },
+      run: () => new Promise<void>((resolve) => {
+        runs.push({ end: () => { ended++; resolve(); } });
+        runningMost = Math.max(runningMost, running());
+      }),
     });
-    await new Promise((r) => setTimeout(r, 700));
-  } finally {
+    mock.timers.tick(10);
+    await until(() => runs.length === 1);
+    for (let i = 0; i < 20; i++) mock.timers.tick(10);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(runs.length, 1, 'twenty ticks during a run start nothing');
+
+    runs[0].end();
+    // The run's transaction commits, then the next tick starts one run, not the twenty missed.
+    let ticks = 0;
+    while (runs.length === 1) {
+      mock.timers.tick(10);
+      ticks++;
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.equal(runs.length, 2);
+    for (let i = 0; i < 5; i++) mock.timers.tick(10);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(runs.length, 2, `one run after the first ended (${ticks} ticks to commit)`);
+
     scheduler.stop();
-    runsAtStop = runs;
-    // Runs queued behind the one in flight would go on starting now.
-    await new Promise((r) => setTimeout(r, 500));
-    while (running > 0) await new Promise((r) => setTimeout(r, 20));
+    runs[1].end();
+    await until(() => ended === 2);
+    for (let i = 0; i < 20; i++) mock.timers.tick(10);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(runs.length, 2, 'nothing starts after the scheduler stopped');
+    assert.equal(runningMost, 1, 'one run at a time');
+  } finally {
+    mock.timers.reset();
+    for (const r of runs.slice(ended)) r.end();
     await api.close();
   }
-  assert.equal(most, 1, 'one run at a time');
-  // 70 ticks in 700 ms; runs of 200 ms one after the other: at most 4 began (and one more whose
-  // tick came just before the stop, its transaction not yet begun).
-  assert.ok(runs >= 1 && runs <= 5, `${runs} runs`);
-  assert.ok(runs - runsAtStop <= 1, `${runs - runsAtStop} runs waited in a queue to start after the scheduler stopped`);
 });
