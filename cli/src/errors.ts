@@ -1,4 +1,5 @@
 import { HopApiError } from '@hop/shared/client';
+import { LINK_FIELD_FLAGS } from '@hop/shared/link-fields';
 
 /** Fixed exit codes, as the GitHub CLI has them: scripts branch on these. */
 export const EXIT = { ok: 0, error: 1, usage: 2, partial: 3, auth: 4 } as const;
@@ -46,8 +47,8 @@ export function exitCodeFor(err: unknown): number {
  * like "body.expiresAt: must be in the future".
  */
 const FIELD_FLAGS: Record<string, string> = {
-  expiresAt: '--expires', expiredUrl: '--expired-url', maxClicks: '--max-clicks', utmSource: '--utm-source',
-  utmMedium: '--utm-medium', utmCampaign: '--utm-campaign', foregroundColor: '--fg', backgroundColor: '--bg',
+  ...Object.fromEntries(Object.entries(LINK_FIELD_FLAGS).map(([name, flag]) => [name, `--${flag}`])),
+  foregroundColor: '--fg', backgroundColor: '--bg',
   logoUrl: '--logo', logoSize: '--logo-size', errorCorrection: '--ec', redirectUris: '--redirect-uri', createdAfter: '--created-after',
 };
 

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { LINK_SORTS } from '@hop/shared/constants';
+import { LINK_FIELDS, type LinkField } from '@hop/shared/link-fields';
 
 /** `--workspace/-w`: id or slug; HOP_WORKSPACE, then the default from `hop workspaces use`. */
 export const workspaceFlag = () =>
@@ -24,36 +25,29 @@ export function parseTime(input: string, direction: 1 | -1, now = Date.now()): s
 
 const timeFlag = (direction: 1 | -1) => Flags.custom<string>({ helpValue: '<time|duration>', parse: async (input) => parseTime(input, direction) });
 
-/** Every settable link field, shared by `links create` and `links update`. */
-export const linkFieldFlags = () => ({
-  slug: Flags.string({ description: 'back-half of the short URL (1-64 of A-Z a-z 0-9 _ -); generated when absent' }),
-  domain: Flags.string({ description: 'a verified domain of the workspace (default: the server\'s short domain)' }),
-  title: Flags.string({ description: 'title (at most 256 characters)' }),
-  description: Flags.string({ description: 'description (at most 1,024 characters)' }),
-  tag: Flags.string({ char: 't', multiple: true, multipleNonGreedy: true, description: 'a tag; repeat for several' }),
-  expires: timeFlag(1)({ description: 'expiry: an ISO time or a duration from now (30m, 12h, 7d, 2w)' }),
-  'expired-url': Flags.string({ description: 'where visitors go once the link expired or ran out of clicks' }),
-  'max-clicks': Flags.integer({ min: 1, description: 'deactivate the link after this many human clicks' }),
-  password: Flags.string({ description: 'protect the link with a password (Pro plan; at least 8 characters); prefer --password-stdin, as a flag stays in the shell history and the process list' }),
-  'password-stdin': Flags.boolean({ exclusive: ['password'], description: 'the link password: piped into stdin (the trailing newline is dropped), or asked for when stdin is a terminal' }),
-  'utm-source': Flags.string({ description: 'utm_source merged into the destination URL' }),
-  'utm-medium': Flags.string({ description: 'utm_medium merged into the destination URL' }),
-  'utm-campaign': Flags.string({ description: 'utm_campaign merged into the destination URL' }),
-});
+/** The flag that sets a link field, by its kind. */
+function fieldFlag(f: LinkField) {
+  const description = f.help;
+  if (f.kind === 'tags') return Flags.string({ char: 't', multiple: true, multipleNonGreedy: true, description });
+  if (f.kind === 'time') return timeFlag(1)({ description });
+  if (f.kind === 'integer') return Flags.integer({ min: 1, description });
+  return Flags.string({ description });
+}
 
-/** `--clear-<field>` (and `--no-password`) send `null` on update; each excludes its setter. */
-export const linkClearFlags = () => ({
-  'clear-title': Flags.boolean({ exclusive: ['title'], description: 'remove the title' }),
-  'clear-description': Flags.boolean({ exclusive: ['description'], description: 'remove the description' }),
-  'clear-tags': Flags.boolean({ exclusive: ['tag'], description: 'remove every tag' }),
-  'clear-expires': Flags.boolean({ exclusive: ['expires'], description: 'never expire' }),
-  'clear-expired-url': Flags.boolean({ exclusive: ['expired-url'], description: 'remove the expired URL' }),
-  'clear-max-clicks': Flags.boolean({ exclusive: ['max-clicks'], description: 'remove the click limit' }),
-  'no-password': Flags.boolean({ exclusive: ['password'], description: 'remove password protection' }),
-  'clear-utm-source': Flags.boolean({ exclusive: ['utm-source'], description: 'remove utm_source from the URL' }),
-  'clear-utm-medium': Flags.boolean({ exclusive: ['utm-medium'], description: 'remove utm_medium from the URL' }),
-  'clear-utm-campaign': Flags.boolean({ exclusive: ['utm-campaign'], description: 'remove utm_campaign from the URL' }),
-});
+/**
+ * Every link field with a flag (the shared table of link fields), for `links create` and
+ * `links update`; the destination is `create`'s argument and `update`'s own flag.
+ */
+export const linkFieldFlags = () => ({
+  ...Object.fromEntries((LINK_FIELDS as readonly LinkField[]).filter((f) => f.flag && f.name !== 'url').map((f) => [f.flag!, fieldFlag(f)])),
+  'password-stdin': Flags.boolean({ exclusive: ['password'], description: 'the link password: piped into stdin (the trailing newline is dropped), or asked for when stdin is a terminal' }),
+}) as Record<string, ReturnType<typeof fieldFlag>> & { 'password-stdin': ReturnType<typeof Flags.boolean> };
+
+/** `--clear-<field>` (and `--no-password`) send a cleared value on update; each excludes its setter. */
+export const linkClearFlags = () => Object.fromEntries((LINK_FIELDS as readonly LinkField[]).filter((f) => f.clearFlag).map((f) => [
+  f.clearFlag!,
+  Flags.boolean({ exclusive: [f.flag!], description: f.clearHelp }),
+])) as Record<string, ReturnType<typeof Flags.boolean>>;
 
 /** The query flags of `links list`. */
 export const linkListFlags = () => ({

@@ -1,40 +1,17 @@
-import type { CreateLinkBody, UpdateLinkBody } from '@hop/shared';
+import type { UpdateLinkBody } from '@hop/shared';
+import { clearedValue, LINK_FIELDS, type LinkField } from '@hop/shared/link-fields';
 
-/** Flag name → body field, for the fields a flag sets as it is. */
-const FIELD_OF_FLAG = {
-  url: 'url',
-  slug: 'slug',
-  domain: 'domain',
-  title: 'title',
-  description: 'description',
-  tag: 'tags',
-  expires: 'expiresAt',
-  'expired-url': 'expiredUrl',
-  'max-clicks': 'maxClicks',
-  password: 'password',
-  'utm-source': 'utmSource',
-  'utm-medium': 'utmMedium',
-  'utm-campaign': 'utmCampaign',
-} as const satisfies Record<string, keyof CreateLinkBody>;
+const FIELDS: readonly LinkField[] = LINK_FIELDS;
 
-/** Clear flag → body field and the value that clears it (tags clear to [], the rest to null). */
-const CLEARED_BY_FLAG = {
-  'clear-title': ['title', null],
-  'clear-description': ['description', null],
-  'clear-tags': ['tags', []],
-  'clear-expires': ['expiresAt', null],
-  'clear-expired-url': ['expiredUrl', null],
-  'clear-max-clicks': ['maxClicks', null],
-  'no-password': ['password', null],
-  'clear-utm-source': ['utmSource', null],
-  'clear-utm-medium': ['utmMedium', null],
-  'clear-utm-campaign': ['utmCampaign', null],
-} as const satisfies Record<string, readonly [keyof UpdateLinkBody, null | never[]]>;
-
-/** The link body the given flags describe; unset flags are left out, so the server keeps its defaults. */
+/**
+ * The link body the given flags describe (the shared table of link fields names each field's
+ * flag and clear flag); unset flags are left out, so the server keeps its defaults.
+ */
 export function linkBodyFromFlags(flags: Record<string, unknown>): UpdateLinkBody {
   const body: Record<string, unknown> = {};
-  for (const [flag, field] of Object.entries(FIELD_OF_FLAG)) if (flags[flag] !== undefined) body[field] = flags[flag];
-  for (const [flag, [field, cleared]] of Object.entries(CLEARED_BY_FLAG)) if (flags[flag]) body[field] = cleared;
+  for (const f of FIELDS) {
+    if (f.flag && flags[f.flag] !== undefined) body[f.name] = flags[f.flag];
+    if (f.clearFlag && flags[f.clearFlag]) body[f.name] = clearedValue(f);
+  }
   return body as UpdateLinkBody;
 }

@@ -1,11 +1,9 @@
-import { CreateLinkBodySchema, type CreateLinkBody, type Link, type UpdateLinkBody } from '@hop/shared';
+import { APPLIED_LINK_FIELDS, CreateLinkBodySchema, LINK_FIELDS, type CreateLinkBody, type Link, type LinkFieldKind, type LinkFieldName, type UpdateLinkBody } from '@hop/shared';
 import { UsageError } from './errors.js';
 
-/** The fields a links file sets; a field left out means "unset" (null, or no tags). */
-export const MANAGED_FIELDS = [
-  'url', 'title', 'description', 'tags', 'expiresAt', 'expiredUrl', 'maxClicks', 'rules', 'variants', 'ios', 'android', 'preview',
-] as const;
-type Field = (typeof MANAGED_FIELDS)[number];
+/** The fields a links file sets (the shared table's `applied`); a field left out means "unset" (null, or no tags). */
+export const MANAGED_FIELDS = APPLIED_LINK_FIELDS;
+type Field = LinkFieldName;
 
 /** Fields of an exported link that a file may carry but apply ignores (export → apply works). */
 const READ_ONLY = new Set(['id', 'shortUrl', 'clicks', 'status', 'createdAt', 'updatedAt', 'passwordProtected', 'createdBy', 'health']);
@@ -31,18 +29,21 @@ export type PlanItem =
 const DEFAULT = '';
 export const keyOf = (domain: string | null, slug: string) => `${domain ?? DEFAULT}/${slug}`;
 
-/** Comparable form of a value: URLs as the URL parser writes them, tags as a sorted set, times as ISO. */
+const KIND = Object.fromEntries(LINK_FIELDS.map((f) => [f.name, f.kind])) as Record<Field, LinkFieldKind>;
+
+/** Comparable form of a value, by its kind: URLs as the URL parser writes them, tags as a sorted set, times as ISO. */
 function normal(field: Field, v: unknown): unknown {
-  if (v === undefined || v === null) return field === 'tags' ? [] : null;
-  if ((field === 'url' || field === 'expiredUrl') && typeof v === 'string') {
+  const kind = KIND[field];
+  if (v === undefined || v === null) return kind === 'tags' ? [] : null;
+  if (kind === 'url' && typeof v === 'string') {
     try {
       return new URL(v).href;
     } catch {
       return v;
     }
   }
-  if (field === 'tags' && Array.isArray(v)) return [...new Set(v.map((t) => String(t).trim().toLowerCase()))].sort();
-  if (field === 'expiresAt' && typeof v === 'string') return new Date(v).toISOString();
+  if (kind === 'tags' && Array.isArray(v)) return [...new Set(v.map((t) => String(t).trim().toLowerCase()))].sort();
+  if (kind === 'time' && typeof v === 'string') return new Date(v).toISOString();
   return v;
 }
 /** Object keys sorted: the server stores rules and previews as JSON whose key order is its own. */

@@ -7,6 +7,7 @@ export * from './workspaces.js';
 export * from './api-keys.js';
 export * from './members.js';
 export * from './links.js';
+export * from './link-fields.js';
 export * from './domains.js';
 export * from './tags.js';
 export * from './analytics.js';

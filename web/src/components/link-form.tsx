@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { CreateLinkBodySchema, UpdateLinkBodySchema, type CreateLinkBody, type Link, type UpdateLinkBody, type Workspace } from '@hop/shared';
+import { CreateLinkBodySchema, LINK_FIELDS, UpdateLinkBodySchema, type CreateLinkBody, type Link, type LinkField, type UpdateLinkBody, type Workspace } from '@hop/shared';
 import { useApi } from '../api.js';
 import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
 import { Field, SelectField } from './field.js';
@@ -16,36 +16,40 @@ const fromLocal = (v: string) => (v ? new Date(v).toISOString() : null);
 
 const text = (f: FormData, k: string) => String(f.get(k) ?? '').trim();
 
-/** The form's values as a create body (empty fields left out). */
-function createBody(f: FormData): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    url: text(f, 'url'),
-    slug: text(f, 'slug') || undefined,
-    domain: text(f, 'domain') || undefined,
-    title: text(f, 'title') || undefined,
-    description: text(f, 'description') || undefined,
-    tags: text(f, 'tags') ? text(f, 'tags').split(',').map((t) => t.trim()).filter(Boolean) : undefined,
-    expiresAt: fromLocal(text(f, 'expiresAt')) ?? undefined,
-    expiredUrl: text(f, 'expiredUrl') || undefined,
-    maxClicks: text(f, 'maxClicks') ? Number(text(f, 'maxClicks')) : undefined,
-    password: String(f.get('password') ?? '') || undefined,
-    utmSource: text(f, 'utmSource') || undefined,
-    utmMedium: text(f, 'utmMedium') || undefined,
-    utmCampaign: text(f, 'utmCampaign') || undefined,
-  };
-  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+/**
+ * The fields this form edits, from the shared table of link fields: every one but the smart-link
+ * fields it does not show yet (rules, variants, app links, preview), which saving leaves alone.
+ */
+const FORM_FIELDS = (LINK_FIELDS as readonly LinkField[]).filter((f) => f.kind !== 'json' && f.name !== 'ios' && f.name !== 'android');
+
+/** A form input's value as the body wants it, by the field's kind; undefined when empty. */
+function readField(f: FormData, field: LinkField): unknown {
+  if (field.name === 'password') return String(f.get('password') ?? '') || undefined;
+  const v = text(f, field.name);
+  if (!v) return undefined;
+  if (field.kind === 'tags') return v.split(',').map((t) => t.trim()).filter(Boolean);
+  if (field.kind === 'integer') return Number(v);
+  if (field.kind === 'time') return fromLocal(v);
+  return v;
 }
 
-/** Only what changed, with `null` clearing a field that was emptied. */
+/** The form's values as a create body (empty fields left out). */
+function createBody(f: FormData): Record<string, unknown> {
+  return Object.fromEntries(FORM_FIELDS.map((field) => [field.name, readField(f, field)]).filter(([, v]) => v !== undefined));
+}
+
+/** Only what changed, with `null` clearing a field that was emptied (the fields that can be cleared). */
 function updateBody(f: FormData, link: Link): Record<string, unknown> {
   const now = createBody(f);
   const out: Record<string, unknown> = {};
-  const before: Record<string, unknown> = { ...link, tags: link.tags };
-  for (const k of ['url', 'slug', 'title', 'description', 'expiresAt', 'expiredUrl', 'maxClicks', 'utmSource', 'utmMedium', 'utmCampaign'] as const) {
+  const before = link as unknown as Record<string, unknown>;
+  for (const field of FORM_FIELDS) {
+    const k = field.name;
+    if (k === 'domain' || k === 'tags' || k === 'password') continue;
     const was = before[k] ?? undefined;
     const is = now[k];
-    if (k === 'expiresAt' && was && is && new Date(String(was)).getTime() === new Date(String(is)).getTime()) continue;
-    if (is === undefined && was !== undefined && k !== 'slug' && k !== 'url') out[k] = null;
+    if (field.kind === 'time' && was && is && new Date(String(was)).getTime() === new Date(String(is)).getTime()) continue;
+    if (is === undefined && was !== undefined && field.clearFlag) out[k] = null;
     else if (is !== undefined && is !== was) out[k] = is;
   }
   if (text(f, 'domain') && text(f, 'domain') !== link.domain) out.domain = text(f, 'domain');

@@ -1,16 +1,16 @@
 import { Flags } from '@oclif/core';
-import type { Link } from '@hop/shared';
+import { CSV_LINK_FIELDS, type Link } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
 import { workspaceFlag } from '../../flags.js';
 import { fetchAllLinks } from '../../link-batch.js';
 import { UsageError } from '../../errors.js';
 import { csvCell } from '../../text-hygiene.js';
 
-/** The CSV columns, in order: what `hop links import` reads first, then the read-only rest. */
+/** The CSV columns, in order: the stored link fields `hop links import` reads, then the read-only rest. */
 export const EXPORT_COLUMNS = [
-  'url', 'slug', 'domain', 'title', 'description', 'tags', 'expiresAt', 'expiredUrl', 'maxClicks',
+  ...CSV_LINK_FIELDS.filter((f) => f.column).map((f) => f.name),
   'id', 'shortUrl', 'clicks', 'status', 'createdAt', 'updatedAt',
-] as const;
+];
 
 export default class LinksExport extends BaseCommand<typeof LinksExport> {
   static summary = 'Print every link of the workspace, as CSV or JSON (all pages)';
@@ -35,7 +35,7 @@ export default class LinksExport extends BaseCommand<typeof LinksExport> {
         const v = (l as unknown as Record<string, unknown>)[c];
         return csvCell(Array.isArray(v) ? v.join(',') : String(v ?? ''));
       }));
-      process.stdout.write(stringify(rows, { header: true, columns: [...EXPORT_COLUMNS] }));
+      process.stdout.write(stringify(rows, { header: true, columns: EXPORT_COLUMNS }));
     }
     this.info(`Exported ${links.length} link(s).`);
   }

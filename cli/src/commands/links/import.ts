@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Args } from '@oclif/core';
-import { CreateLinkBodySchema, type CreateLinkBody } from '@hop/shared';
+import { CreateLinkBodySchema, CSV_LINK_FIELDS, type CreateLinkBody } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
 import { PartialSuccessError, UsageError } from '../../errors.js';
 import { workspaceFlag } from '../../flags.js';
@@ -8,16 +8,16 @@ import { createInBulk, progressBar } from '../../link-batch.js';
 import { readStdin } from '../../prompts.js';
 
 /** CSV columns that become body fields; the other columns of `hop links export` are ignored. */
-const COLUMNS = ['url', 'slug', 'domain', 'title', 'description', 'tags', 'expiresAt', 'expiredUrl', 'maxClicks', 'utmSource', 'utmMedium', 'utmCampaign'] as const;
+const COLUMNS = CSV_LINK_FIELDS.map((f) => f.name);
 const IGNORED = new Set(['id', 'shortUrl', 'clicks', 'status', 'createdAt', 'updatedAt', 'passwordProtected', 'createdBy']);
 
-/** One CSV row as a create body: empty cells are left out, tags split on commas, maxClicks a number. */
+/** One CSV row as a create body: empty cells are left out, tags split on commas, integers as numbers. */
 export function rowToBody(row: Record<string, string>, line: number): CreateLinkBody {
   const body: Record<string, unknown> = {};
-  for (const col of COLUMNS) {
-    const v = row[col]?.trim();
+  for (const f of CSV_LINK_FIELDS) {
+    const v = row[f.name]?.trim();
     if (!v) continue;
-    body[col] = col === 'tags' ? v.split(',').map((t) => t.trim()).filter(Boolean) : col === 'maxClicks' ? Number(v) : v;
+    body[f.name] = f.kind === 'tags' ? v.split(',').map((t) => t.trim()).filter(Boolean) : f.kind === 'integer' ? Number(v) : v;
   }
   const parsed = CreateLinkBodySchema.safeParse(body);
   if (!parsed.success) {
@@ -48,7 +48,7 @@ async function readCsvRows(file: string): Promise<Record<string, string>[]> {
     throw new UsageError(`${file}: not valid CSV: ${(err as Error).message}`);
   }
   if (!rows.length) throw new UsageError(`${file}: no rows`);
-  const unknown = Object.keys(rows[0]).filter((c) => !(COLUMNS as readonly string[]).includes(c) && !IGNORED.has(c));
+  const unknown = Object.keys(rows[0]).filter((c) => !(COLUMNS as string[]).includes(c) && !IGNORED.has(c));
   if (unknown.length) throw new UsageError(`${file}: unknown column(s) ${unknown.join(', ')}; known: ${COLUMNS.join(', ')}`);
   return rows;
 }

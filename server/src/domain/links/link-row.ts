@@ -1,7 +1,8 @@
-import type { Link, LinkHealth, LinkStatus } from '@hop/shared';
+import { STORED_LINK_FIELDS, type Link, type LinkFieldKind, type LinkHealth, type LinkStatus } from '@hop/shared';
 import type { SmartFields } from './smart-target.js';
 import { iso, isoOrNull } from '../timestamps.js';
 import { servable, type Servability } from './servable.js';
+import { FIELD_COLUMNS } from './link-columns.js';
 
 export interface LinkRow extends SmartFields {
   id: string;
@@ -30,8 +31,8 @@ export interface LinkRow extends SmartFields {
 export const LINK_CLICKS_SQL = 'coalesce((select lc.clicks from link_counters lc where lc.link_id = links.id), 0)';
 
 /** Columns every link query selects: everything but the search document. */
-export const LINK_COLUMNS = `id, workspace_id, domain, slug, url, title, description, tags, expires_at, expired_url,
-  max_clicks, password_hash, ${LINK_CLICKS_SQL} as clicks, rules, variants, ios, android, preview, health, created_by, created_at, updated_at`;
+export const LINK_COLUMNS = `id, workspace_id, ${FIELD_COLUMNS.join(', ')}, password_hash, ${LINK_CLICKS_SQL} as clicks,
+  health, created_by, created_at, updated_at`;
 
 /** What the redirector does with a row's link at `now`, by the redirector's own rule. */
 export function servableRow(r: Pick<LinkRow, 'expires_at' | 'max_clicks' | 'clicks' | 'password_hash'>, now: Date): Servability {
@@ -47,27 +48,22 @@ export function linkStatus(r: Pick<LinkRow, 'expires_at' | 'max_clicks' | 'click
   return verdict === 'expired' || verdict === 'limit_reached' ? verdict : 'active';
 }
 
+/** A stored field's column value as the link object carries it. */
+function fromColumn(kind: LinkFieldKind, v: unknown): unknown {
+  if (kind === 'time') return isoOrNull(v as Date | null);
+  if (kind === 'tags') return v ?? [];
+  return v ?? null;
+}
+
 export function toLink(r: LinkRow, shortUrl: (domain: string, slug: string) => string, now: Date): Link {
+  const columns = r as unknown as Record<string, unknown>;
   return {
     id: r.id,
-    slug: r.slug,
-    domain: r.domain,
-    url: r.url,
+    ...(Object.fromEntries(STORED_LINK_FIELDS.map((f) => [f.name, fromColumn(f.kind, columns[f.column])])) as Pick<Link, (typeof STORED_LINK_FIELDS)[number]['name']>),
     shortUrl: shortUrl(r.domain, r.slug),
-    title: r.title,
-    description: r.description,
-    tags: r.tags ?? [],
-    expiresAt: isoOrNull(r.expires_at),
-    expiredUrl: r.expired_url,
-    maxClicks: r.max_clicks,
     passwordProtected: r.password_hash != null,
     clicks: Number(r.clicks),
     status: linkStatus(r, now),
-    rules: r.rules ?? null,
-    variants: r.variants ?? null,
-    ios: r.ios ?? null,
-    android: r.android ?? null,
-    preview: r.preview ?? null,
     health: r.health ?? null,
     createdBy: r.created_by,
     createdAt: iso(r.created_at),

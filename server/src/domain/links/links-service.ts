@@ -1,5 +1,5 @@
 import type { BulkCreateLinksBodySchema, Link, UpdateLinkBody } from '@hop/shared';
-import { CreateLinkBodySchema, SMART_FIELDS } from '@hop/shared';
+import { CreateLinkBodySchema, STORED_LINK_FIELDS } from '@hop/shared';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/database.js';
 import type { Clock } from '../clock.js';
@@ -10,6 +10,7 @@ import { roleAtLeast } from '../auth/credentials.js';
 import type { Actor } from '../auth/actor.js';
 import { applyUtm, hasUtm } from './utm.js';
 import { LINK_COLUMNS, toLink, type LinkRow } from './link-row.js';
+import { FIELD_COLUMNS, columnParam, fieldAssignments, fieldPlaceholders, fieldRecordTypes } from './link-columns.js';
 import { buildListQuery } from './link-list-query.js';
 import { canonicalJson } from './canonical-json.js';
 import type { EventOutbox } from '../events/event-outbox.js';
@@ -77,11 +78,15 @@ export function createLinksService(deps: {
     };
   }
 
-  const insertParams = (actor: Actor, p: Prepared, id: string, domain: string, slug: string) => [
-    id, actor.workspaceId, domain, slug, p.url, p.body.title ?? null, p.body.description ?? null, p.tags,
-    p.body.expiresAt ?? null, p.body.expiredUrl ?? null, p.body.maxClicks ?? null, p.passwordHash, actor.userId,
-    ...smartParams(p.body),
-  ];
+  /** A new link's stored fields by column: the body's, with the URL, tags, domain and slug worked out. */
+  const newColumns = (p: Prepared, domain: string, slug: string): Record<string, unknown> => {
+    const worked: Record<string, unknown> = { url: p.url, tags: p.tags, domain, slug };
+    return Object.fromEntries(STORED_LINK_FIELDS.map((f) => [f.column, f.name in worked ? worked[f.name] : p.body[f.name] ?? null]));
+  };
+
+  const INSERT_SQL = `insert into links (id, workspace_id, ${FIELD_COLUMNS.join(', ')}, password_hash, created_by)
+    values ($1, $2, ${fieldPlaceholders(3).join(', ')}, $${FIELD_COLUMNS.length + 3}, $${FIELD_COLUMNS.length + 4})
+    on conflict (domain, slug) do nothing returning ${LINK_COLUMNS}`;
 
   const slugTaken = async (tx: Queryable, domain: string, slug: string) => new HopError('SLUG_ALREADY_EXISTS', `the slug "${slug}" is taken on ${domain}`, {
     field: 'slug', value: slug, suggestion: await checks.suggestSlug(tx, domain, slug),
@@ -91,14 +96,10 @@ export function createLinksService(deps: {
   async function insertOne(tx: Queryable, actor: Actor, p: Prepared, domain: string): Promise<LinkRow> {
     for (let attempt = 0; ; attempt++) {
       const slug = p.body.slug ?? randomBase62(GENERATED_SLUG_LENGTH);
-      const [row] = await tx.query<LinkRow>(
-        `insert into links (id, workspace_id, domain, slug, url, title, description, tags, expires_at, expired_url,
-           max_clicks, password_hash, created_by, rules, variants, ios, android, preview)
-         values ($1, $2, $3, $4, $5, $6, $7, $8::text[], $9, $10, $11, $12, $13, $14::text::jsonb, $15::text::jsonb, $16, $17,
-           $18::text::jsonb)
-         on conflict (domain, slug) do nothing returning ${LINK_COLUMNS}`,
-        insertParams(actor, p, newId('lnk'), domain, slug),
-      );
+      const columns = newColumns(p, domain, slug);
+      const [row] = await tx.query<LinkRow>(INSERT_SQL, [
+        newId('lnk'), actor.workspaceId, ...STORED_LINK_FIELDS.map((f) => columnParam(f.kind, columns[f.column])), p.passwordHash, actor.userId,
+      ]);
       if (row) return row;
       if (p.body.slug) throw await slugTaken(tx, domain, slug);
       // A generated slug collided (about one in 3.5e12 per link): draw again.
@@ -179,25 +180,16 @@ export function createLinksService(deps: {
             // Every link of the batch carries the batch's real creation time (a later link never
             // sorts before it, and polling with createdAfter misses none). The rows go as one JSON text
             // ($1::text: postgres.js would encode a string typed jsonb again).
-            `insert into links (id, workspace_id, domain, slug, url, title, description, tags, expires_at, expired_url,
-               max_clicks, password_hash, created_by, rules, variants, ios, android, preview)
-             select id, workspace_id, domain, slug, url, title, description, tags, expires_at, expired_url, max_clicks,
-               password_hash, created_by, rules, variants, ios, android, preview
-             from jsonb_to_recordset($1::text::jsonb) as x(ord int, id text, workspace_id text, domain text, slug text, url text,
-               title text, description text, tags text[], expires_at timestamptz, expired_url text, max_clicks int,
-               password_hash text, created_by text, rules jsonb, variants jsonb, ios text, android text, preview jsonb)
+            `insert into links (id, workspace_id, ${FIELD_COLUMNS.join(', ')}, password_hash, created_by)
+             select id, workspace_id, ${FIELD_COLUMNS.join(', ')}, password_hash, created_by
+             from jsonb_to_recordset($1::text::jsonb)
+               as x(ord int, id text, workspace_id text, ${fieldRecordTypes().join(', ')}, password_hash text, created_by text)
              order by ord
              on conflict (domain, slug) do nothing returning ${LINK_COLUMNS}`,
-            [JSON.stringify(rows.map((r, ord) => {
-              const [id, workspaceId, domain, slug, url, title, description, tags, expiresAt, expiredUrl, maxClicks, passwordHash, createdBy] =
-                insertParams(actor, r.p, r.id, r.domain, r.slug);
-              return {
-                ord, id, workspace_id: workspaceId, domain, slug, url, title, description, tags, expires_at: expiresAt,
-                expired_url: expiredUrl, max_clicks: maxClicks, password_hash: passwordHash, created_by: createdBy,
-                rules: r.p.body.rules ?? null, variants: r.p.body.variants ?? null, ios: r.p.body.ios ?? null,
-                android: r.p.body.android ?? null, preview: r.p.body.preview ?? null,
-              };
-            }))],
+            [JSON.stringify(rows.map((r, ord) => ({
+              ord, id: r.id, workspace_id: actor.workspaceId, ...newColumns(r.p, r.domain, r.slug),
+              password_hash: r.p.passwordHash, created_by: actor.userId,
+            })))],
           );
           for (const row of inserts) inserted.set(row.id, row);
         }
@@ -273,17 +265,15 @@ export function createLinksService(deps: {
       return db.transaction(async (tx) => {
         const row = await loadForWrite(tx, actor, linkId);
         const next = { ...row };
+        const columns = next as unknown as Record<string, unknown>;
+        for (const f of STORED_LINK_FIELDS) {
+          const v = body[f.name];
+          if (v === undefined || f.name === 'url' || f.name === 'domain') continue;
+          columns[f.column] = f.kind === 'time' ? (v ? new Date(v as string) : null) : f.kind === 'tags' ? [...new Set(v as string[])] : v;
+        }
         if (body.url !== undefined || hasUtm(body)) next.url = applyUtm(body.url ?? row.url, body);
-        if (body.slug !== undefined) next.slug = body.slug;
         if (body.domain !== undefined) next.domain = await checks.domain(tx, actor.workspaceId, body.domain);
-        if (body.title !== undefined) next.title = body.title;
-        if (body.description !== undefined) next.description = body.description;
-        if (body.tags !== undefined) next.tags = [...new Set(body.tags)];
-        if (body.expiresAt !== undefined) next.expires_at = body.expiresAt ? new Date(body.expiresAt) : null;
-        if (body.expiredUrl !== undefined) next.expired_url = body.expiredUrl;
-        if (body.maxClicks !== undefined) next.max_clicks = body.maxClicks;
         if (passwordHash !== undefined) next.password_hash = passwordHash;
-        for (const f of SMART_FIELDS) if (body[f] !== undefined) (next as Record<string, unknown>)[f] = body[f];
 
         const changes = diffFields(row, next, body.password !== undefined);
         if (changes.length === 0) return { link: present(row), changes };
@@ -291,16 +281,9 @@ export function createLinksService(deps: {
           const [clash] = await tx.query('select 1 from links where domain = $1 and slug = $2 and id <> $3', [next.domain, next.slug, row.id]);
           if (clash) throw await slugTaken(tx, next.domain, next.slug);
         }
-        const [updated] = await tx.query<LinkRow>(
-          `update links set slug = $2, domain = $3, url = $4, title = $5, description = $6, tags = $7::text[],
-             expires_at = $8, expired_url = $9, max_clicks = $10, password_hash = $11, rules = $12::text::jsonb,
-             variants = $13::text::jsonb, ios = $14, android = $15, preview = $16::text::jsonb, updated_at = now(),
-             -- A new expiry is a new chance to expire: link.expired goes out again for it.
-             expired_at = case when expires_at is distinct from $8 then null else expired_at end
-           where id = $1 returning ${LINK_COLUMNS}`,
-          [row.id, next.slug, next.domain, next.url, next.title, next.description, next.tags, next.expires_at,
-            next.expired_url, next.max_clicks, next.password_hash, ...smartParams(next)],
-        );
+        const [updated] = await tx.query<LinkRow>(UPDATE_SQL, [
+          row.id, ...STORED_LINK_FIELDS.map((f) => columnParam(f.kind, columns[f.column])), next.password_hash,
+        ]);
         const link = present(updated);
         await deps.outbox?.emit(tx, { workspaceId: actor.workspaceId, type: 'link.updated', data: { link, changes } });
         return { link, changes };
@@ -308,22 +291,17 @@ export function createLinksService(deps: {
   }
 }
 
-const FIELD_NAMES: [keyof LinkRow, string][] = [
-  ['url', 'url'], ['slug', 'slug'], ['domain', 'domain'], ['title', 'title'], ['description', 'description'],
-  ['tags', 'tags'], ['expires_at', 'expiresAt'], ['expired_url', 'expiredUrl'], ['max_clicks', 'maxClicks'],
-  ...SMART_FIELDS.map((f) => [f, f] as [keyof LinkRow, string]),
-];
-
-/** rules, variants, ios, android, preview as statement parameters: JSON text for jsonb, SQL null when unset. */
-function smartParams(v: Partial<Record<(typeof SMART_FIELDS)[number], unknown>>): (string | null)[] {
-  const json = (x: unknown) => (x == null ? null : JSON.stringify(x));
-  return [json(v.rules), json(v.variants), (v.ios as string | null | undefined) ?? null, (v.android as string | null | undefined) ?? null, json(v.preview)];
-}
+const EXPIRES_PARAM = `$${STORED_LINK_FIELDS.findIndex((f) => f.column === 'expires_at') + 2}`;
+const UPDATE_SQL = `update links set ${fieldAssignments(2).join(', ')}, password_hash = $${FIELD_COLUMNS.length + 2}, updated_at = now(),
+    -- A new expiry is a new chance to expire: link.expired goes out again for it.
+    expired_at = case when expires_at is distinct from ${EXPIRES_PARAM} then null else expired_at end
+  where id = $1 returning ${LINK_COLUMNS}`;
 
 /** Names (as on the wire) of the fields an update changed; `link.updated` carries them. */
 function diffFields(before: LinkRow, after: LinkRow, passwordTouched: boolean): string[] {
   const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
-  const changes = FIELD_NAMES.filter(([col]) => !same(before[col], after[col])).map(([, name]) => name);
+  const [b, a] = [before, after] as unknown as Record<string, unknown>[];
+  const changes: string[] = STORED_LINK_FIELDS.filter((f) => !same(b[f.column], a[f.column])).map((f) => f.name);
   if (passwordTouched && before.password_hash !== after.password_hash) changes.push('password');
   return changes;
 }
