@@ -14,6 +14,7 @@ export * from './analytics.js';
 export * from './qr.js';
 export * from './bulk.js';
 export * from './routes.js';
+export * from './access.js';
 export * from './route-errors.js';
 export * from './usage.js';
 export * from './events.js';

@@ -56,6 +56,8 @@ export const QrCodeSchema = z
     logoUrl: z.string().nullable(),
     /** null without a logo. */
     logoSize: z.number().int().nullable(),
+    /** The user who made it (members delete only their own); null once they left the workspace. */
+    createdBy: z.string().nullable(),
     createdAt: TimestampSchema,
   })
   .meta({ id: 'QrCode' });

@@ -107,3 +107,23 @@ test('a viewer is offered no create-link control and no row selection; the page 
   assert.ok(API_URL);
 });
 
+
+test('a member is offered Delete on the QR codes they made, not on an admin\'s, as the server decides', { timeout: 60_000 }, async () => {
+  const t = await team('pro');
+  const member = await addMember(t, 'member');
+  // An admin's link (the member may not change it) with an admin's QR code, and the member's own link and code.
+  const { data: theirs } = await t.api.call('createLink', { params: { workspaceId: t.workspaceId }, body: { url: 'https://example.com/theirs' } });
+  const { data: theirQr } = await t.api.call('createQrCode', { params: { linkId: theirs.id }, body: {} });
+  const { data: mine } = await member.api.call('createLink', { params: { workspaceId: t.workspaceId }, body: { url: 'https://example.com/mine' } });
+  await member.api.call('createQrCode', { params: { linkId: mine.id }, body: {} });
+  await assert.rejects(member.api.call('deleteQrCode', { params: { qrId: theirQr.id } }), (e: { code: string }) => e.code === 'FORBIDDEN');
+
+  const { page } = await newPage(browser);
+  await signInUi(page, member.email, member.password, `/login?next=${encodeURIComponent(`/${t.slug}/links/${mine.id}`)}`);
+  await page.getByRole('heading', { name: 'QR codes' }).waitFor();
+  await page.getByRole('button', { name: 'Delete' }).first().waitFor();
+  await page.goto(`${DASHBOARD_URL}/${t.slug}/links/${theirs.id}`);
+  await page.getByRole('heading', { name: 'QR codes' }).waitFor();
+  await page.getByRole('link', { name: /download/i }).first().waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Delete' }).count(), 0, 'no Delete the server would refuse');
+});

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { ROLES, type Role, type Workspace } from '@hop/shared';
+import type { Workspace } from '@hop/shared';
 import { useApi } from './api.js';
 
 export function useWorkspaces() {
@@ -14,9 +14,4 @@ export function useWorkspace(): { workspace: Workspace | undefined; isLoading: b
   const q = useWorkspaces();
   const workspace = q.data?.find((w) => w.slug === ws);
   return { workspace, isLoading: q.isLoading, error: q.error };
-}
-
-/** Whether `role` is at least `needed` (roles are ordered weakest first). */
-export function atLeast(role: Role | undefined, needed: Role): boolean {
-  return role !== undefined && ROLES.indexOf(role) >= ROLES.indexOf(needed);
 }

@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { Link, NavLink, Outlet, useNavigate, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSession } from '../session.js';
-import { atLeast, useWorkspace } from '../workspace.js';
+import { roleMayCall } from '@hop/shared';
+import { useWorkspace } from '../workspace.js';
 
 function SignOut() {
   const { signOut } = useSession();
@@ -25,7 +26,7 @@ function WorkspaceNav() {
     ['links', 'Links', true],
     ['analytics', 'Analytics', true],
     ['domains', 'Domains', true],
-    ['webhooks', 'Webhooks', atLeast(role, 'admin')],
+    ['webhooks', 'Webhooks', roleMayCall(role, 'listWebhooks')],
     ['settings', 'Settings', true],
   ];
   return (

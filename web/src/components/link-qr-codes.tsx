@@ -2,7 +2,8 @@ import { lazy, Suspense, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Link, Workspace } from '@hop/shared';
 import { useApi } from '../api.js';
-import { atLeast } from '../workspace.js';
+import { mayChange, roleMayCall } from '@hop/shared';
+import { useSession } from '../session.js';
 import { ErrorAlert } from './error-alert.js';
 import { Empty, Loading } from './states.js';
 import { CopyButton } from './copy-button.js';
@@ -19,7 +20,8 @@ export function LinkQrCodes({ workspace, link }: { workspace: Workspace; link: L
   const [designing, setDesigning] = useState(false);
   const key = ['qr', link.id];
   const list = useQuery({ queryKey: key, queryFn: async () => (await api.call('listQrCodes', { params: { linkId: link.id }, query: { limit: 50 } })).data });
-  const canWrite = atLeast(workspace.role, 'member');
+  const canWrite = roleMayCall(workspace.role, 'createQrCode');
+  const me = useSession().session?.user.id;
   const remove = async (qrId: string) => {
     if (!window.confirm('Delete this QR code? Printed copies will stop working.')) return;
     await api.call('deleteQrCode', { params: { qrId } });
@@ -49,7 +51,7 @@ export function LinkQrCodes({ workspace, link }: { workspace: Workspace; link: L
             <p className="hint">{q.format.toUpperCase()} · {q.size} px · {q.errorCorrection} · {q.foregroundColor} on {q.backgroundColor}</p>
             <a className="button secondary" href={here(q.publicUrl)} download={`${link.slug}-${q.id}.${q.format}`}>Download {q.format.toUpperCase()}</a>{' '}
             <CopyButton value={q.publicUrl} label="Copy image URL" />{' '}
-            {canWrite ? <button type="button" className="link-button" onClick={() => void remove(q.id)}>Delete</button> : null}
+            {mayChange({ role: workspace.role, userId: me }, q) ? <button type="button" className="link-button" onClick={() => void remove(q.id)}>Delete</button> : null}
           </li>
         ))}
       </ul>

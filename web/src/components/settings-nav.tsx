@@ -1,6 +1,6 @@
 import { NavLink } from 'react-router';
 import type { Workspace } from '@hop/shared';
-import { atLeast } from '../workspace.js';
+import { roleMayCall } from '@hop/shared';
 
 /** The settings pages a role may open. */
 export function SettingsNav({ workspace }: { workspace: Workspace }) {
@@ -9,7 +9,7 @@ export function SettingsNav({ workspace }: { workspace: Workspace }) {
     [base, 'General', true],
     [`${base}/members`, 'Members', true],
     [`${base}/keys`, 'API keys', true],
-    [`${base}/oauth-clients`, 'OAuth clients', atLeast(workspace.role, 'admin')],
+    [`${base}/oauth-clients`, 'OAuth clients', roleMayCall(workspace.role, 'listOAuthClients')],
     [`${base}/billing`, 'Billing', workspace.role === 'owner'],
   ];
   return (

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { AddDomainBodySchema, type Domain, type Workspace } from '@hop/shared';
 import { useApi } from '../api.js';
-import { atLeast } from '../workspace.js';
+import { roleMayCall } from '@hop/shared';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
@@ -64,7 +64,7 @@ function Domains({ workspace }: { workspace: Workspace }) {
     send: async (body) => (await api.call('addDomain', { params: { workspaceId: workspace.id }, body })).data,
     onSuccess: () => queries.invalidateQueries({ queryKey: ['domains', workspace.id] }),
   });
-  const canManage = atLeast(workspace.role, 'admin');
+  const canManage = roleMayCall(workspace.role, 'addDomain');
   return (
     <>
       {canManage ? (

@@ -3,7 +3,7 @@ import { useNavigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Link, UpdateLinkBody, Workspace } from '@hop/shared';
 import { useApi } from '../api.js';
-import { atLeast } from '../workspace.js';
+import { mayChange } from '@hop/shared';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { ErrorAlert } from '../components/error-alert.js';
@@ -31,9 +31,7 @@ function LinkAnalytics({ workspace, link }: { workspace: Workspace; link: Link }
   );
 }
 
-/** Members change their own links; admins and owners any link. */
-const mayEdit = (ws: Workspace, link: Link, userId: string | undefined) =>
-  atLeast(ws.role, 'admin') || (ws.role === 'member' && link.createdBy === userId);
+const mayEdit = (ws: Workspace, link: Link, userId: string | undefined) => mayChange({ role: ws.role, userId }, link);
 
 function LinkDetail({ workspace, userId }: { workspace: Workspace; userId?: string }) {
   const { linkId = '' } = useParams();

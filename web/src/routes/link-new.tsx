@@ -2,7 +2,7 @@ import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { CreateLinkBody } from '@hop/shared';
 import { useApi } from '../api.js';
-import { atLeast } from '../workspace.js';
+import { roleMayCall } from '@hop/shared';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { LinkForm } from '../components/link-form.js';
@@ -15,8 +15,8 @@ export default function LinkNewPage() {
     <WithWorkspace>
       {(ws) => (
         <Page title="Create link">
-          {atLeast(ws.role, 'member') ? null : <div role="alert" className="alert">Viewers cannot create links.</div>}
-          <LinkForm workspace={ws} submitLabel="Create link" disabled={!atLeast(ws.role, 'member')} onSubmit={async (body) => {
+          {roleMayCall(ws.role, 'createLink') ? null : <div role="alert" className="alert">Viewers cannot create links.</div>}
+          <LinkForm workspace={ws} submitLabel="Create link" disabled={!roleMayCall(ws.role, 'createLink')} onSubmit={async (body) => {
             const { data } = await api.call('createLink', { params: { workspaceId: ws.id }, body: body as CreateLinkBody });
             await queries.invalidateQueries({ queryKey: ['links', ws.id] });
             await queries.invalidateQueries({ queryKey: ['tags', ws.id] });

@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Link as HopLink, ListLinksQuery, Workspace } from '@hop/shared';
 import { useApi } from '../api.js';
-import { atLeast } from '../workspace.js';
+import { roleMayCall } from '@hop/shared';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
 import { Page } from '../components/layout.js';
@@ -60,7 +60,7 @@ function LinksTable({ workspace }: { workspace: Workspace }) {
     queryFn: () => api.call('listLinks', { params: { workspaceId: workspace.id }, query }),
     placeholderData: keepPreviousData,
   });
-  const canWrite = atLeast(workspace.role, 'member');
+  const canWrite = roleMayCall(workspace.role, 'deleteLink');
   const links = list.data?.data ?? [];
   const toggle = (id: string, on: boolean) => setSelected((s) => { const n = new Set(s); if (on) n.add(id); else n.delete(id); return n; });
   const nextCursor = list.data?.pagination.nextCursor;
@@ -101,7 +101,7 @@ export default function LinksListPage() {
   return (
     <WithWorkspace>
       {(ws) => (
-        <Page title="Links" actions={atLeast(ws.role, 'member') ? <Link className="button" to={`/${ws.slug}/links/new`}>Create link</Link> : <button type="button" disabled aria-disabled="true" title="Viewers cannot create links">Create link</button>}>
+        <Page title="Links" actions={roleMayCall(ws.role, 'createLink') ? <Link className="button" to={`/${ws.slug}/links/new`}>Create link</Link> : <button type="button" disabled aria-disabled="true" title="Viewers cannot create links">Create link</button>}>
           <LinksTable workspace={ws} />
         </Page>
       )}

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CreateInviteBodySchema, ROLES, type CreatedInvite, type Role, type Workspace } from '@hop/shared';
 import { useApi } from '../api.js';
 import { useSession } from '../session.js';
-import { atLeast } from '../workspace.js';
+import { roleMayCall } from '@hop/shared';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
@@ -49,7 +49,7 @@ function Members({ workspace }: { workspace: Workspace }) {
   const me = useSession().session?.user.id;
   const [error, setError] = useState<unknown>(null);
   const members = useQuery({ queryKey: ['members', workspace.id], queryFn: async () => (await api.call('listMembers', { params: { workspaceId: workspace.id } })).data });
-  const isAdmin = atLeast(workspace.role, 'admin');
+  const isAdmin = roleMayCall(workspace.role, 'listInvites');
   const invites = useQuery({ queryKey: ['invites', workspace.id], enabled: isAdmin, queryFn: async () => (await api.call('listInvites', { params: { workspaceId: workspace.id } })).data });
   const act = async (fn: () => Promise<unknown>) => {
     setError(null);

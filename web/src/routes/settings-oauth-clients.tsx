@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CreateOAuthClientBodySchema, OAUTH_CLIENT_TYPES, type CreatedOAuthClient, type Workspace } from '@hop/shared';
 import { useApi } from '../api.js';
-import { atLeast } from '../workspace.js';
+import { roleMayCall } from '@hop/shared';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
@@ -45,7 +45,7 @@ function Clients({ workspace }: { workspace: Workspace }) {
     try { await fn(); } catch (err) { setError(err); }
     await queries.invalidateQueries({ queryKey: ['oauth-clients', workspace.id] });
   };
-  if (!atLeast(workspace.role, 'admin')) return <div role="alert" className="alert">Only admins and owners manage OAuth clients.</div>;
+  if (!roleMayCall(workspace.role, 'listOAuthClients')) return <div role="alert" className="alert">Only admins and owners manage OAuth clients.</div>;
   return (
     <>
       {created?.clientSecret ? <SecretOnce label="Client secret" value={created.clientSecret} /> : null}

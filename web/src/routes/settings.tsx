@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { UpdateWorkspaceBodySchema, type Workspace } from '@hop/shared';
+import { roleMayCall, UpdateWorkspaceBodySchema, type Workspace } from '@hop/shared';
 import { useApi } from '../api.js';
 import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
 import { Page } from '../components/layout.js';
@@ -17,7 +17,7 @@ function General({ workspace }: { workspace: Workspace }) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<unknown>(null);
   const [said, setSaid] = useState('');
-  const owner = workspace.role === 'owner';
+  const owner = roleMayCall(workspace.role, 'updateWorkspace');
   const rename = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const checked = check(UpdateWorkspaceBodySchema, { name: new FormData(e.currentTarget).get('name') });

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CreateWebhookBodySchema, EVENT_TYPES, type CreatedWebhook, type Workspace } from '@hop/shared';
 import { useApi } from '../api.js';
-import { atLeast } from '../workspace.js';
+import { roleMayCall } from '@hop/shared';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
@@ -43,7 +43,7 @@ function Webhooks({ workspace }: { workspace: Workspace }) {
   const api = useApi();
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const list = useQuery({ queryKey: ['webhooks', workspace.id], queryFn: async () => (await api.call('listWebhooks', { params: { workspaceId: workspace.id } })).data });
-  if (!atLeast(workspace.role, 'admin')) return <div role="alert" className="alert">Only admins and owners manage webhooks.</div>;
+  if (!roleMayCall(workspace.role, 'listWebhooks')) return <div role="alert" className="alert">Only admins and owners manage webhooks.</div>;
   return (
     <>
       {created ? <SecretOnce label="Signing secret" value={created.secret} /> : null}

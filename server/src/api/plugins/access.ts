@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteDef, WorkspaceSource } from '@hop/shared';
 import { actorOf, type Actor } from '../../domain/auth/actor.js';
-import { roleAtLeast, type Principal } from '../../domain/auth/credentials.js';
+import { roleAtLeast } from '@hop/shared';
+import type { Principal } from '../../domain/auth/credentials.js';
 import { HopError, notFound } from '../../domain/errors.js';
 import type { Services } from '../../services.js';
 import { authenticate, requireAdmin, requireScope, requireUserCredential } from './authentication.js';

@@ -1,5 +1,5 @@
 import type { Role, Scope } from '@hop/shared';
-import { ROLES, SCOPES } from '@hop/shared';
+import { SCOPES } from '@hop/shared';
 import { HopError } from '../errors.js';
 
 /** Who is calling, once a credential has been checked. */
@@ -20,10 +20,6 @@ export interface Principal {
 }
 
 export const ALL_SCOPES: readonly Scope[] = SCOPES;
-
-export function roleAtLeast(role: Role, required: Role): boolean {
-  return ROLES.indexOf(role) >= ROLES.indexOf(required);
-}
 
 /**
  * A credential never grants more than it holds (docs/api.md, Access): what a key or an OAuth token creates

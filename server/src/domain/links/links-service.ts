@@ -1,12 +1,11 @@
 import type { BulkCreateLinksBodySchema, Link, UpdateLinkBody } from '@hop/shared';
-import { CreateLinkBodySchema, STORED_LINK_FIELDS } from '@hop/shared';
+import { CreateLinkBodySchema, mayChange, STORED_LINK_FIELDS } from '@hop/shared';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/database.js';
 import type { Clock } from '../clock.js';
 import { HopError, invalid, notFound } from '../errors.js';
 import { randomBase62, type IdGenerator } from '../ids.js';
 import { hashPassword } from '../passwords.js';
-import { roleAtLeast } from '../auth/credentials.js';
 import type { Actor } from '../auth/actor.js';
 import { applyUtm, hasUtm } from './utm.js';
 import { LINK_COLUMNS, toLink, type LinkRow } from './link-row.js';
@@ -53,8 +52,7 @@ export function createLinksService(deps: {
       [linkId, actor.workspaceId],
     );
     if (!row) throw notFound('link');
-    // Members change only the links they made; admins and owners change every link.
-    if (!roleAtLeast(actor.role, 'admin') && row.created_by !== actor.userId) {
+    if (!mayChange(actor, { createdBy: row.created_by })) {
       throw new HopError('FORBIDDEN', 'members may change only the links they created', { requiredRole: 'admin' });
     }
     return row;

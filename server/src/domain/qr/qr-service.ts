@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import type { QrAnalytics, QrCode } from '@hop/shared';
+import { mayChange, type QrAnalytics, type QrCode } from '@hop/shared';
 import type { Database, Queryable } from '../../db/database.js';
 import type { Clock } from '../clock.js';
 import { HopError, notFound, validationError } from '../errors.js';
 import { randomBase62, type IdGenerator } from '../ids.js';
-import { roleAtLeast } from '../auth/credentials.js';
 import { PLAN_LIMITS } from '../plans/plan-limits.js';
 import { resolveRange } from '../analytics/analytics-range.js';
 import type { Actor } from '../auth/actor.js';
@@ -84,6 +83,7 @@ export function createQrService(deps: {
     backgroundColor: r.background_color,
     logoUrl: r.logo_url,
     logoSize: r.logo_size,
+    createdBy: r.created_by,
     createdAt: r.created_at.toISOString(),
   });
 
@@ -189,7 +189,7 @@ export function createQrService(deps: {
     /** Deletes a code: it stops resolving and downloading. Members delete only the codes they made. */
     async delete(actor: Actor, qrId: string): Promise<QrCode> {
       const row = await find(actor.workspaceId, qrId);
-      if (!roleAtLeast(actor.role, 'admin') && row.created_by !== actor.userId) {
+      if (!mayChange(actor, { createdBy: row.created_by })) {
         throw new HopError('FORBIDDEN', 'members may delete only the QR codes they created', { requiredRole: 'admin' });
       }
       await db.query('update qr_codes set deleted_at = $2, image = null where id = $1 and deleted_at is null', [qrId, clock.now()]);

@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import { HopError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import { iso } from '../timestamps.js';
-import { roleAtLeast } from '../auth/credentials.js';
+import { roleAtLeast } from '@hop/shared';
 import type { Actor } from '../auth/actor.js';
 import type { WorkspacesService } from './workspaces-service.js';
 import type { SendInvite } from '../mail/invite-mailer.js';

@@ -1,0 +1,24 @@
+// The rules of who may do what that the server enforces and the dashboard shows: one copy, so the
+// dashboard never offers what the server refuses.
+import { routes, type RouteName } from './routes.js';
+import { ROLES, type Role } from './workspaces.js';
+
+/** Whether `role` is at least `required` (roles are ordered weakest first). */
+export function roleAtLeast(role: Role | undefined, required: Role): boolean {
+  return role !== undefined && ROLES.indexOf(role) >= ROLES.indexOf(required);
+}
+
+/** Whether `role` is at least the weakest role the route table declares for `route`. */
+export function roleMayCall(role: Role | undefined, route: RouteName): boolean {
+  const required = (routes[route] as { role?: Role }).role;
+  return required === undefined || roleAtLeast(role, required);
+}
+
+/**
+ * Members change and delete only what they made (links, QR codes); admins and owners change
+ * everything; viewers nothing.
+ */
+export function mayChange(actor: { role: Role | undefined; userId: string | undefined }, resource: { createdBy: string | null }): boolean {
+  if (roleAtLeast(actor.role, 'admin')) return true;
+  return actor.role === 'member' && actor.userId !== undefined && resource.createdBy === actor.userId;
+}
