@@ -26,6 +26,12 @@ export interface Database extends Queryable {
    */
   report<T = Row>(text: string, params?: unknown[]): Promise<T[]>;
   /**
+   * A short read a visitor waits for (a redirect's link lookup). On the embedded database it goes
+   * ahead of every statement queued in the worker, jobs and click writes included, and waits at
+   * most for the statement (or the transaction) running now; on PostgreSQL it is a plain query.
+   */
+  urgent<T = Row>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
    * Subscribes to NOTIFY on `channel`; resolves with an unsubscribe function. `onListen` runs on
    * every (re)connection: notifications sent while disconnected are lost, so callers resync there.
    */

@@ -7,7 +7,7 @@
 
 /** A statement or a step of a transaction; `tx` names the open transaction it runs in. */
 export type Request =
-  | { op: 'query'; text: string; params: unknown[]; tx?: number }
+  | { op: 'query'; text: string; params: unknown[]; tx?: number; urgent?: boolean }
   | { op: 'exec'; script: string; tx?: number }
   | { op: 'copyIn'; table: string; columns: readonly string[]; rows: string | Uint8Array; tx?: number }
   | { op: 'begin' }

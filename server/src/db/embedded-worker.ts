@@ -84,11 +84,52 @@ async function handle(req: Request): Promise<unknown> {
   }
 }
 
-port.on('message', (call: Call) => {
-  handle(call).then(
-    (value) => post({ id: call.id, ok: true, value }),
-    (err) => post({ id: call.id, ok: false, error: errorFields(err) }),
+function run(call: Call): Promise<unknown> {
+  return handle(call).then(
+    (value) => {
+      post({ id: call.id, ok: true, value });
+      return value;
+    },
+    (err) => {
+      post({ id: call.id, ok: false, error: errorFields(err) });
+      return undefined;
+    },
   );
+}
+
+/**
+ * The order statements reach PGlite in. PGlite runs one at a time, in the order it is handed them,
+ * and a transaction holds it from BEGIN to COMMIT: handed everything as it came, a redirect's link
+ * lookup waited behind every click write and job queued before it. So statements outside
+ * transactions, and BEGINs, which keep their turn until their transaction ends, go to PGlite one
+ * at a time from `waiting`; an urgent read (Database.urgent) goes at once, and so waits at most
+ * for the statement or transaction running now. A transaction's own statements go at once too:
+ * nothing else runs until it ends.
+ */
+const waiting: Call[] = [];
+let busy = false;
+
+function next(): void {
+  if (busy) return;
+  const call = waiting.shift();
+  if (!call) return;
+  busy = true;
+  void (async () => {
+    const value = await run(call);
+    if (call.op === 'begin' && typeof value === 'number') await transactions.get(value)?.ended.catch(() => {});
+  })().finally(() => {
+    busy = false;
+    next();
+  });
+}
+
+port.on('message', (call: Call) => {
+  if (('tx' in call && call.tx !== undefined) || (call.op === 'query' && call.urgent)) {
+    void run(call);
+  } else {
+    waiting.push(call);
+    next();
+  }
 });
 
 /**

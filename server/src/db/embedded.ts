@@ -116,6 +116,7 @@ export async function openEmbedded(dataDir: string): Promise<Database> {
     ...base,
     // PGlite is built without LLVM: nothing is ever compiled.
     report: base.query,
+    urgent: <T>(text: string, params: unknown[] = []) => call<T[]>({ op: 'query', text, params, urgent: true }),
     async transaction(fn) {
       const tx = await call<number>({ op: 'begin' });
       let result;

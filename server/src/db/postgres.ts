@@ -294,6 +294,8 @@ export async function openPostgres(databaseUrl: string): Promise<Database> {
   return {
     kind: 'postgres',
     query: base.query,
+    // Statements outside transactions share the pool, in no queue of Hop's own.
+    urgent: base.query,
     transaction,
     // A report changes nothing: one whose connection a restart cut is read again, as one that
     // never ran is.

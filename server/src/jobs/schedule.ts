@@ -6,8 +6,15 @@ export interface Job {
   lockId: number;
   /** Runs every second or so: a run is not logged (its metrics still count it). */
   frequent?: boolean;
+  /**
+   * One run, in one transaction. A job that works in slices answers `{ more: true }` while work
+   * remains: a repeating job then runs again at once, after other work waiting its turn (between
+   * two slices the embedded database serves what queued meanwhile, a visit's link lookup first).
+   */
   run(tx: import('../db/database.js').Queryable): Promise<unknown>;
 }
+
+const wantsMore = (result: unknown) => typeof result === 'object' && result !== null && (result as { more?: unknown }).more === true;
 
 /**
  * Runs a job in a transaction holding its advisory lock; when another process holds it, this one
@@ -35,6 +42,7 @@ export function createScheduler(
   onRun?: (job: string, outcome: 'ran' | 'skipped' | 'failed', seconds: number) => void,
 ): Scheduler {
   const timers = new Set<NodeJS.Timeout>();
+  const stops = new Set<() => void>();
   const exec = (job: Job) => {
     const started = performance.now();
     const took = () => (performance.now() - started) / 1000;
@@ -42,10 +50,12 @@ export function createScheduler(
       .then((r) => {
         onRun?.(job.name, r.ran ? 'ran' : 'skipped', took());
         if (r.ran && !job.frequent) log.info({ job: job.name, result: r.result }, 'job ran');
+        return r.ran && wantsMore(r.result);
       })
       .catch((err) => {
         onRun?.(job.name, 'failed', took());
         log.error({ err, job: job.name }, 'job failed');
+        return false;
       });
   };
 
@@ -55,11 +65,17 @@ export function createScheduler(
       // up to a second for a connection, and runs queued behind it would take the transaction
       // sessions the click writer needs (at a 100 ms interval, ten a second against four sessions).
       let running = false;
+      let stopped = false;
+      const slices = async () => {
+        // setImmediate: the slices of a catch-up leave the event loop (and the database) to others in between.
+        while (!stopped && (await exec(job))) await new Promise((r) => setImmediate(r));
+      };
       const t = setInterval(() => {
         if (running) return;
         running = true;
-        void exec(job).finally(() => (running = false));
+        void slices().finally(() => (running = false));
       }, ms);
+      stops.add(() => (stopped = true));
       t.unref();
       timers.add(t);
     },
@@ -79,6 +95,7 @@ export function createScheduler(
     stop() {
       for (const t of timers) clearTimeout(t);
       timers.clear();
+      for (const stop of stops) stop();
     },
   };
 }

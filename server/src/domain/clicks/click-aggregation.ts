@@ -62,11 +62,13 @@ export async function pendingClicks(tx: Queryable): Promise<{ clicks: number; si
  * changes nothing and the next one does the same range again: no click counts twice, none is
  * skipped. Bots are in the log but count nowhere; clicks of links deleted since are skipped.
  */
-export async function aggregateClicks(tx: Queryable): Promise<{ from: number; to: number }> {
+export async function aggregateClicks(tx: Queryable, maxIds = MAX_IDS_PER_RUN): Promise<{ from: number; to: number; more: boolean }> {
   // The job's advisory lock keeps runs apart; the watermark row is locked only by the final update.
   const [w] = await tx.query<{ last_id: number; counted_id: number }>('select last_id, counted_id from click_watermark');
   const from = Number(w.last_id);
-  const to = Math.max(from, Math.min(await committedBound(tx), from + MAX_IDS_PER_RUN));
+  const bound = await committedBound(tx);
+  const to = Math.max(from, Math.min(bound, from + maxIds));
+  const more = to < bound;
   // The run's commit need not wait for its WAL to reach the disk: everything it writes is computed
   // from clicks already committed (synchronously), and its watermarks are in the same WAL record
   // stream as its output. A crash that loses the commit loses both together, and the next run
@@ -85,7 +87,7 @@ export async function aggregateClicks(tx: Queryable): Promise<{ from: number; to
   const countedFrom = Number(w.counted_id);
   const countNow = to > countedFrom;
   if (countNow) await countClicks(tx, countedFrom, to);
-  if (to === from && !countNow) return { from, to };
+  if (to === from && !countNow) return { from, to, more };
   // Both watermarks move in the run's last statement (a fleet's other runs wait for the job's lock,
   // not for this row), with `runs`, which migration 043's fence requires of every run.
   await tx.query(
@@ -99,7 +101,7 @@ export async function aggregateClicks(tx: Queryable): Promise<{ from: number; to
   if (to > from) {
     await tx.query(`select brin_summarize_new_values(t.relid) from pg_partition_tree('clicks_id_brin') t where t.isleaf`);
   }
-  return { from, to };
+  return { from, to, more };
 }
 
 /** The run's settings, for its transaction only (why each: aggregateClicks). */
