@@ -65,6 +65,10 @@ const EnvSchema = z.object({
   HOP_CLICK_SPOOL_MAX_BYTES: z.coerce.number().int().min(0).default(1024 ** 3),
   /** Visits kept in memory when neither the database nor the spool takes them (default 200,000). */
   HOP_CLICK_BUFFER_MAX: z.coerce.number().int().min(1).default(200_000),
+  /** How long a visit waits for its link's lookup before it answers 503 with Retry-After, in ms. */
+  HOP_LINK_LOOKUP_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5_000),
+  /** Links loaded into the redirect cache at start, most visited first (0: none; at most the cache's 50,000). */
+  HOP_WARM_UP_LINKS: z.coerce.number().int().min(0).max(50_000).default(10_000),
 });
 
 export interface Config {
@@ -92,6 +96,8 @@ export interface Config {
   clickFlushMs: number;
   clickSpoolMaxBytes: number;
   clickBufferMax: number;
+  linkLookupTimeoutMs: number;
+  warmUpLinks: number;
   webhookRetryScale: number;
   expiryCheckMs: number;
   linkCheckMs: number;
@@ -139,6 +145,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clickFlushMs: e.HOP_CLICK_FLUSH_MS,
     clickSpoolMaxBytes: e.HOP_CLICK_SPOOL_MAX_BYTES,
     clickBufferMax: e.HOP_CLICK_BUFFER_MAX,
+    linkLookupTimeoutMs: e.HOP_LINK_LOOKUP_TIMEOUT_MS,
+    warmUpLinks: e.HOP_WARM_UP_LINKS,
     webhookRetryScale: e.HOP_WEBHOOK_RETRY_SCALE,
     expiryCheckMs: e.HOP_EXPIRY_CHECK_MS,
     linkCheckMs: e.HOP_LINK_CHECK_MS,

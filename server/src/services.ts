@@ -21,6 +21,7 @@ import { createLinkResolver } from './domain/links/link-resolve.js';
 import { createLinkHealth } from './domain/links/link-health.js';
 import { createPasswordAttempts } from './domain/links/password-attempts.js';
 import { createLinkCache } from './redirector/link-cache.js';
+import { createLinkLookups } from './domain/links/link-lookups.js';
 import { createAnalyticsService } from './domain/analytics/analytics-service.js';
 import { createEventOutbox } from './domain/events/event-outbox.js';
 import { createEventInterest } from './domain/events/event-interest.js';
@@ -94,7 +95,14 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
   });
   const salts = createVisitorSalts({ db, clock });
   const redirectLinks = createRedirectLinks({ db });
-  const linkCache = createLinkCache({ links: redirectLinks, defaultDomain: config.shortDomain });
+  const linkLookups = createLinkLookups({
+    links: redirectLinks,
+    // PostgreSQL: a few statements overlap on the pool, leaving the API connections of its own. The
+    // embedded database runs one statement at a time: one out, the next gathering what misses meanwhile.
+    concurrency: db.kind === 'postgres' ? 3 : 1,
+    timeoutMs: config.linkLookupTimeoutMs,
+  });
+  const linkCache = createLinkCache({ links: linkLookups, defaultDomain: config.shortDomain });
   const workspaces = createWorkspacesService({ db, newId, defaultPlan: config.defaultPlan });
   const reservedHosts = [config.shortDomain, config.baseUrl].map((h) => new URL(h.includes('://') ? h : `http://${h}`).hostname);
   const hostDomains = createHostDomains({ shortDomain: config.shortDomain, load: () => domains.verifiedNames() });
@@ -108,6 +116,7 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
   const qrTargets = createQrTargets({ find: qr.findTarget });
   /** A link changed in this process (or, via NOTIFY, in another): drop what every cache keeps of it. */
   const linkChanged = (linkId: string) => {
+    linkLookups.invalidate();
     linkCache.invalidate(linkId);
     qrTargets.invalidateLink(linkId);
     qr.linkChanged(linkId);
@@ -193,6 +202,8 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     linkResolver: createLinkResolver({ db, clock, salts }),
     linkHealth: createLinkHealth({ db, clock, allowPrivate: config.allowPrivateUrls, hostSpacingMs: config.linkCheckHostSpacingMs }),
     linkCache,
+    linkLookups,
+    redirectLinks,
     linkChanged,
     qr,
     qrTargets,

@@ -35,10 +35,14 @@ const wantsJson = (req: FastifyRequest) => {
 };
 
 /** An error answer of the redirector: HTML for people, the contract's JSON when asked for. */
-export function sendVisitError(req: FastifyRequest, reply: FastifyReply, code: ErrorCode, title: string, message: string) {
+export function sendVisitError(
+  req: FastifyRequest, reply: FastifyReply, code: ErrorCode, title: string, message: string, opts: { retryAfter?: number } = {},
+) {
   reply.code(ERROR_STATUS[code]).header('cache-control', 'private, no-store');
+  if (opts.retryAfter !== undefined) reply.header('retry-after', String(opts.retryAfter));
   if (wantsJson(req)) {
-    return reply.send({ success: false, error: { code, message, statusCode: ERROR_STATUS[code], details: {} } });
+    const details = opts.retryAfter !== undefined ? { retryAfter: opts.retryAfter } : {};
+    return reply.send({ success: false, error: { code, message, statusCode: ERROR_STATUS[code], details } });
   }
   return reply.type('text/html; charset=utf-8').send(page(title, `<p>${escapeHtml(message)}</p>`));
 }

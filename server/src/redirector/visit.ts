@@ -13,12 +13,13 @@ import { sendLockedOut, sendPasswordForm, sendVisitError } from './pages.js';
 import { createVisitRecorder, type VisitSource } from './visit-recorder.js';
 import type { SmartVisits } from './smart-visit.js';
 import { previewPage } from './preview-page.js';
+import { LookupTimeoutError } from '../domain/links/link-lookups.js';
 
 export type { VisitSource } from './visit-recorder.js';
 
 export interface RedirectorDeps {
   cache: LinkCache;
-  links: RedirectLinks;
+  links: Pick<RedirectLinks, 'consumeLimitedClick' | 'limitReached'>;
   clicks: ClickPipeline;
   salts: VisitorSalts;
   geo: GeoLookup;
@@ -130,7 +131,18 @@ export function createRedirector(deps: RedirectorDeps) {
   async function find(req: FastifyRequest, reply: FastifyReply, domain: string, slug: string): Promise<RedirectLink | null> {
     // Only a slug of the shape links may have can exist: anything else (NUL bytes, dots) is a 404
     // without touching the cache or the database.
-    const link = SLUG_SHAPE.test(slug) ? await cache.get(domain, slug) : null;
+    let link: RedirectLink | null;
+    try {
+      link = SLUG_SHAPE.test(slug) ? await cache.get(domain, slug) : null;
+    } catch (err) {
+      if (!(err instanceof LookupTimeoutError)) throw err;
+      // A visitor is better told to come back than left waiting on a stalled database.
+      req.log.warn({ domain, slug, retryAfter: err.details.retryAfter }, 'link lookup timed out: answered 503');
+      sendVisitError(req, reply, err.code, 'Try again shortly', 'This short link cannot be looked up right now. Try again in a few seconds.', {
+        retryAfter: Number(err.details.retryAfter),
+      });
+      return null;
+    }
     if (!link) sendVisitError(req, reply, 'NOT_FOUND', 'Link not found', 'There is no short link at this address.');
     return link;
   }

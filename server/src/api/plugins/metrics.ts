@@ -5,6 +5,34 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric
 import { createRouteHistogram } from './route-histogram.js';
 import type { Services } from '../../services.js';
 import { pendingClicks } from '../../domain/clicks/click-aggregation.js';
+import { registerLookupMetrics } from './lookup-metrics.js';
+
+/**
+ * A gauge read from the database gets this long, then keeps its last value: /metrics answers while
+ * the database stalls, which is when its other figures (the oldest link lookup's age, the click
+ * write's) matter most.
+ */
+const DATABASE_GAUGE_MS = 1000;
+
+/** Reads for gauges, each given DATABASE_GAUGE_MS once it has a value to keep (until then it waits). */
+function timedReads() {
+  const answered = new Set<string>();
+  return async <T>(gauge: string, read: Promise<T>): Promise<T | undefined> => {
+    if (!answered.has(gauge)) {
+      const value = await read;
+      answered.add(gauge);
+      return value;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, DATABASE_GAUGE_MS, undefined)));
+    read.catch(() => {}); // a read that fails after its time is up is of no interest
+    try {
+      return await Promise.race([read, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
 
 /**
  * What `GET /metrics` reports, in Prometheus' text format (prom-client): request rates and
@@ -14,6 +42,7 @@ import { pendingClicks } from '../../domain/clicks/click-aggregation.js';
  */
 export function createMetrics(services: Services) {
   const registry = new Registry();
+  const inTime = timedReads();
   collectDefaultMetrics({ register: registry, prefix: 'hop_process_' });
 
   const requests = new Counter({
@@ -39,6 +68,7 @@ export function createMetrics(services: Services) {
       this.set({ result: 'miss' }, s.misses);
     },
   });
+  registerLookupMetrics(registry, services.linkLookups);
   new Gauge({
     name: 'hop_click_buffer_depth', help: 'Visits waiting to be written', registers: [registry],
     collect() { this.set(services.clicks.depth); },
@@ -62,7 +92,8 @@ export function createMetrics(services: Services) {
     help: 'Clicks in the log not yet rolled up into analytics (whole database; ids a rolled-back batch left unused count too)',
     registers: [registry],
     async collect() {
-      this.set((await pendingClicks(services.db)).clicks);
+      const pending = await inTime('rollup', pendingClicks(services.db));
+      if (pending) this.set(pending.clicks);
     },
   });
   new Gauge({
@@ -70,23 +101,27 @@ export function createMetrics(services: Services) {
     help: 'Clicks rolled up but not yet added to their links\' counters (each run of the aggregation job counts what it rolls up)',
     registers: [registry],
     async collect() {
-      this.set((await pendingClicks(services.db)).uncounted);
+      const pending = await inTime('counters', pendingClicks(services.db));
+      if (pending) this.set(pending.uncounted);
     },
   });
   new Gauge({
     name: 'hop_webhook_deliveries', help: 'Webhook deliveries by status (whole database)', registers: [registry],
     labelNames: ['status'],
     async collect() {
-      const rows = await services.db.query<{ status: string; n: number }>('select status, count(*)::int as n from deliveries group by status');
+      const rows = await inTime('deliveries', services.db.query<{ status: string; n: number }>('select status, count(*)::int as n from deliveries group by status'));
+      if (!rows) return;
       for (const status of ['pending', 'succeeded', 'failed']) this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
     },
   });
   new Gauge({
     name: 'hop_webhook_delivery_lag_seconds', help: 'Age of the oldest delivery that is due and not yet sent', registers: [registry],
     async collect() {
-      const [r] = await services.db.query<{ lag: number | null }>(
+      const rows = await inTime('delivery-lag', services.db.query<{ lag: number | null }>(
         `select extract(epoch from now() - min(next_attempt_at))::float8 as lag from deliveries where status = 'pending' and next_attempt_at <= now()`,
-      );
+      ));
+      if (!rows) return;
+      const [r] = rows;
       this.set(Math.max(0, Number(r?.lag ?? 0)));
     },
   });

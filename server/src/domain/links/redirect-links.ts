@@ -1,5 +1,6 @@
-import type { Queryable } from '../../db/database.js';
+import type { Database, Queryable } from '../../db/database.js';
 import { compileSmart, type SmartFields, type SmartPlan } from './smart-target.js';
+import { TOTAL_DIMENSIONS } from '../clicks/rollup-shape.js';
 
 /** What the redirector keeps of a link: enough to answer a visit without the database. */
 export interface RedirectLink {
@@ -17,26 +18,58 @@ export interface RedirectLink {
   smart: SmartPlan | null;
 }
 
+type RedirectRow = SmartFields & {
+  id: string; workspace_id: string; domain: string; slug: string; url: string; expires_at: Date | null;
+  expired_url: string | null; max_clicks: number | null; password_hash: string | null;
+};
+
+const REDIRECT_COLUMNS = `l.id, l.workspace_id, l.domain, l.slug, l.url, l.expires_at, l.expired_url, l.max_clicks,
+  l.password_hash, l.rules, l.variants, l.ios, l.android, l.preview`;
+
+const toRedirectLink = (r: RedirectRow): RedirectLink => ({
+  id: r.id, workspaceId: r.workspace_id, domain: r.domain, slug: r.slug, url: r.url,
+  expiresAt: r.expires_at ? r.expires_at.getTime() : null, expiredUrl: r.expired_url,
+  maxClicks: r.max_clicks, passwordHash: r.password_hash, smart: compileSmart(r),
+});
+
 /** The redirector's reads and its one write: the atomic click of a link with a limit. */
-export function createRedirectLinks(deps: { db: Queryable }) {
+export function createRedirectLinks(deps: { db: Queryable & Pick<Database, 'urgent'> }) {
   const { db } = deps;
   return {
     async find(domain: string, slug: string): Promise<RedirectLink | null> {
-      const [r] = await db.query<SmartFields & {
-        id: string; workspace_id: string; domain: string; slug: string; url: string; expires_at: Date | null;
-        expired_url: string | null; max_clicks: number | null; password_hash: string | null;
-      }>(
-        `select id, workspace_id, domain, slug, url, expires_at, expired_url, max_clicks, password_hash,
-           rules, variants, ios, android, preview
-         from links where domain = $1 and slug = $2`,
-        [domain, slug],
+      const [r] = await db.query<RedirectRow>(`select ${REDIRECT_COLUMNS} from links l where l.domain = $1 and l.slug = $2`, [domain, slug]);
+      return r ? toRedirectLink(r) : null;
+    },
+
+    /** The links of one domain among `slugs`, in one statement (the unique index's array scan); absent slugs are absent. */
+    async findMany(domain: string, slugs: string[]): Promise<RedirectLink[]> {
+      const rows = await db.urgent<RedirectRow>(
+        `select ${REDIRECT_COLUMNS} from links l where l.domain = $1 and l.slug = any($2::text[])`,
+        [domain, slugs],
       );
-      if (!r) return null;
-      return {
-        id: r.id, workspaceId: r.workspace_id, domain: r.domain, slug: r.slug, url: r.url,
-        expiresAt: r.expires_at ? r.expires_at.getTime() : null, expiredUrl: r.expired_url,
-        maxClicks: r.max_clicks, passwordHash: r.password_hash, smart: compileSmart(r),
-      };
+      return rows.map(toRedirectLink);
+    },
+
+    /**
+     * The links visited most over the last `days` UTC days, most visited first, at most `limit`:
+     * human clicks rolled up by day, and every click of the log the aggregation job has yet to
+     * roll up (what the last minutes before a restart brought).
+     */
+    async mostVisited(limit: number, days = 7): Promise<RedirectLink[]> {
+      const rows = await db.query<RedirectRow>(
+        `with visits as (
+           select link_id, clicks::bigint as n from click_rollups
+           where dimension in ${TOTAL_DIMENSIONS} and day >= current_date - $2::int
+           union all
+           select link_id, count(*) from clicks where id > (select last_id from click_watermark) and not is_bot
+           group by link_id
+         ), ranked as (
+           select link_id, sum(n) as n from visits group by link_id order by sum(n) desc limit $1
+         )
+         select ${REDIRECT_COLUMNS} from ranked r join links l on l.id = r.link_id order by r.n desc`,
+        [limit, days],
+      );
+      return rows.map(toRedirectLink);
     },
 
     /**
