@@ -1,9 +1,12 @@
 import { LRUCache } from 'lru-cache';
-import type { RedirectLink, RedirectLinks } from '../domain/links/redirect-links.js';
+import type { RedirectLink } from '../domain/links/redirect-links.js';
 
 export const LINK_CHANGED_CHANNEL = 'hop_link_changed';
 const MAX_ENTRIES = 50_000;
-// A safety net should a notification ever be missed; invalidation is normally immediate.
+// A safety net should a notification ever be missed; invalidation is normally immediate. An entry
+// past it is still served while it is read again in the background: had it been dropped, every
+// link warmed together would miss together five minutes later, and every visit would wait for the
+// database at once (under load, behind a busy one: the cause of a two-minute stall).
 const TTL_MS = 5 * 60_000;
 
 /**
@@ -12,14 +15,21 @@ const TTL_MS = 5 * 60_000;
  * process that made the change drops it at once. A generation counter keeps a read that raced
  * with an invalidation from caching the old value.
  */
-export function createLinkCache(deps: { links: RedirectLinks; defaultDomain: string }) {
+export function createLinkCache(deps: {
+  links: { find(domain: string, slug: string): Promise<RedirectLink | null> };
+  defaultDomain: string;
+  /** Default TTL_MS. */
+  ttlMs?: number;
+}) {
   // The default short domain's links are keyed by slug alone, so a visit builds no key: a slug
   // holds no '/', which every other domain's key does.
   const keyOf = (domain: string, slug: string) => (domain === deps.defaultDomain ? slug : `${domain}/${slug}`);
   const keyById = new Map<string, string>();
   const byKey = new LRUCache<string, RedirectLink>({
     max: MAX_ENTRIES,
-    ttl: TTL_MS,
+    ttl: deps.ttlMs ?? TTL_MS,
+    allowStale: true,
+    noDeleteOnStaleGet: true,
     // Whatever takes an entry out (eviction, expiry, invalidation) forgets its id too.
     dispose: (link, key) => {
       if (keyById.get(link.id) === key) keyById.delete(link.id);
@@ -28,10 +38,33 @@ export function createLinkCache(deps: { links: RedirectLinks; defaultDomain: str
   let generation = 0;
   let hits = 0;
   let misses = 0;
+  const refreshing = new Set<string>();
+
+  function store(key: string, link: RedirectLink) {
+    byKey.set(key, link);
+    keyById.set(link.id, key);
+  }
+
+  /** An entry past its TTL, still served: read again without anyone waiting for it. */
+  function refreshIfStale(domain: string, key: string, link: RedirectLink) {
+    if (byKey.getRemainingTTL(key) > 0 || refreshing.has(key)) return;
+    refreshing.add(key);
+    const started = generation;
+    deps.links.find(domain, link.slug).then((fresh) => {
+      if (generation !== started) return;
+      if (fresh) store(key, fresh);
+      else byKey.delete(key);
+    }, () => {}).finally(() => refreshing.delete(key));
+  }
 
   return {
     /** Without waiting: the cached link, or undefined when only the database can say. Counts nothing. */
-    peek: (domain: string, slug: string) => byKey.get(keyOf(domain, slug)),
+    peek(domain: string, slug: string): RedirectLink | undefined {
+      const key = keyOf(domain, slug);
+      const link = byKey.get(key);
+      if (link) refreshIfStale(domain, key, link);
+      return link;
+    },
     /** A visit served from `peek` (the redirector's fast path), for the hit rate. */
     countHit() {
       hits++;
@@ -41,17 +74,25 @@ export function createLinkCache(deps: { links: RedirectLinks; defaultDomain: str
       const hit = byKey.get(key);
       if (hit) {
         hits++;
+        refreshIfStale(domain, key, hit);
         return hit;
       }
       misses++;
       const started = generation;
       const link = await deps.links.find(domain, slug);
-      if (link && generation === started) {
-        byKey.set(key, link);
-        keyById.set(link.id, key);
-      }
+      if (link && generation === started) store(key, link);
       return link;
     },
+    /**
+     * Links loaded ahead of their first visit (the warm-up). `since` is `generation()` read before
+     * they were: a change in between keeps them out, as it does a lookup's answer.
+     */
+    prime(links: RedirectLink[], since: number) {
+      if (generation !== since) return 0;
+      for (const link of links) store(keyOf(link.domain, link.slug), link);
+      return links.length;
+    },
+    generation: () => generation,
     invalidate(linkId: string) {
       generation++;
       const key = keyById.get(linkId);
