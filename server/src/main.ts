@@ -14,7 +14,11 @@ import { expiryJob } from './jobs/expiry-job.js';
 import { startLinkHealthJob } from './jobs/link-health-job.js';
 import { clickAggregationJob } from './jobs/click-aggregation-job.js';
 import { clickPartitionsJob } from './jobs/click-partitions-job.js';
+import { startWarmUp } from './redirector/cache-warm-up.js';
 import { createPrettyLog, greeting, listenFailure, wantsPrettyLogs } from './startup-report.js';
+
+/** How long the start waits for the redirect cache's warm-up before taking traffic. */
+const WARM_UP_WAIT_MS = 5_000;
 
 /** Starts the server: configuration, database and migrations, then the HTTP parts and workers. */
 export async function main(): Promise<void> {
@@ -41,6 +45,7 @@ export async function main(): Promise<void> {
   }
   // Another process changed a link: drop it from this process's redirect cache.
   await db.listen(LINK_CHANGED_CHANNEL, (linkId) => services.linkChanged(linkId), () => {
+    services.linkLookups.invalidate();
     services.linkCache.clear();
     services.qrTargets.clear();
   });
@@ -93,10 +98,14 @@ export async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
+  // The links most likely to be visited go into the redirect cache before the first visit.
+  const warmed = config.disabled.has('redirector') || config.warmUpLinks === 0 ? undefined : await startWarmUp({
+    cache: services.linkCache, links: services.redirectLinks, maxLinks: config.warmUpLinks, waitMs: WARM_UP_WAIT_MS, log: app.log,
+  });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     throw listenFailure(err, config) ?? err;
   }
-  if (pretty) process.stdout.write(`${greeting(config).join('\n')}\n`);
+  if (pretty) process.stdout.write(`${greeting(config, warmed).join('\n')}\n`);
 }

@@ -20,9 +20,18 @@ export function listenFailure(err: unknown, config: Pick<Config, 'host' | 'port'
   return undefined;
 }
 
-/** The lines printed once the server listens, for a person at a terminal. */
-export function greeting(config: Pick<Config, 'baseUrl' | 'dashboardUrl' | 'databaseUrl' | 'dataDir' | 'host' | 'port'>): string[] {
+/**
+ * The lines printed once the server listens, for a person at a terminal. `warmed`: what the
+ * redirect cache's warm-up loaded before the server took traffic (null: still loading; undefined: off).
+ */
+export function greeting(
+  config: Pick<Config, 'baseUrl' | 'dashboardUrl' | 'databaseUrl' | 'dataDir' | 'host' | 'port'>,
+  warmed?: { links: number; ms: number } | null,
+): string[] {
   const database = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded, in ${config.dataDir} (set DATABASE_URL for PostgreSQL)`;
+  const cache = warmed === undefined ? [] : [
+    `  Redirects   ${warmed ? `${warmed.links.toLocaleString('en-US')} recently visited links cached in ${warmed.ms} ms` : 'warming the cache with recently visited links'} (HOP_WARM_UP_LINKS)`,
+  ];
   const cliUrl = config.baseUrl === 'http://localhost:3000' ? [] : [`  export HOP_API_URL=${config.baseUrl}`];
   return [
     '',
@@ -30,6 +39,7 @@ export function greeting(config: Pick<Config, 'baseUrl' | 'dashboardUrl' | 'data
     `  Dashboard   ${config.dashboardUrl}`,
     `  API docs    ${config.baseUrl}/docs`,
     `  Database    ${database}`,
+    ...cache,
     '',
     'Next, in another terminal:',
     ...cliUrl,

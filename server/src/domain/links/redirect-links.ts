@@ -61,7 +61,8 @@ export function createRedirectLinks(deps: { db: Queryable & Pick<Database, 'urge
            select link_id, clicks::bigint as n from click_rollups
            where dimension in ${TOTAL_DIMENSIONS} and day >= current_date - $2::int
            union all
-           select link_id, count(*) from clicks where id > (select last_id from click_watermark) and not is_bot
+           select link_id, count(*) from clicks
+           where id > (select last_id from click_watermark) and clicked_at >= current_date - $2::int and not is_bot
            group by link_id
          ), ranked as (
            select link_id, sum(n) as n from visits group by link_id order by sum(n) desc limit $1
