@@ -4,6 +4,8 @@ import type { Clock } from '../clock.js';
 
 export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 const DAY_MS = 86_400_000;
+/** How long before midnight the next day's salt is loaded. */
+const PREFETCH_MS = 10 * 60_000;
 
 /**
  * The daily salt that visitor hashes are made with. Every process reads the same salt for a day
@@ -18,13 +20,27 @@ export function createVisitorSalts(deps: { db: Queryable; clock: Clock }) {
   let ready: { day: string; salt: string; from: number; until: number } | undefined;
 
   /** The day's salt as stored: 32 random bytes in base64 (44 characters). */
-  async function load(day: string): Promise<string> {
+  /** The day's salt, created by the first process to ask; `prune` deletes the days before it. */
+  async function load(day: string, prune = true): Promise<string> {
     await db.query('insert into visitor_salts (day, salt) values ($1, $2) on conflict (day) do nothing', [
       day, randomBytes(32).toString('base64'),
     ]);
-    await db.query('delete from visitor_salts where day < $1', [day]);
+    if (prune) await db.query('delete from visitor_salts where day < $1', [day]);
     const [row] = await db.query<{ salt: string }>('select salt from visitor_salts where day = $1', [day]);
     return row.salt;
+  }
+
+  // The next day's salt, loaded in the last minutes of a day: at midnight the fast path then has
+  // it at once. Without it, every visit of the first moments of a day, cached links included, went
+  // through the router and waited for the database (or, embedded, its worker) to create the salt.
+  let upcoming: { day: string; salt: string; from: number; until: number } | undefined;
+  let fetchingUpcoming = false;
+  function prefetch(until: number) {
+    if (fetchingUpcoming || upcoming?.from === until) return;
+    fetchingUpcoming = true;
+    const day = utcDay(new Date(until));
+    load(day, false).then((salt) => (upcoming = { day, salt, from: until, until: until + DAY_MS }), () => {})
+      .finally(() => (fetchingUpcoming = false));
   }
 
   function today(): Promise<string> {
@@ -51,7 +67,16 @@ export function createVisitorSalts(deps: { db: Queryable; clock: Clock }) {
      * already loaded, without waiting; else undefined (and today's starts loading).
      */
     current(now = clock.now().getTime()): string | undefined {
-      if (ready && now >= ready.from && now < ready.until) return ready.salt;
+      if (ready && now >= ready.from && now < ready.until) {
+        if (now >= ready.until - PREFETCH_MS) prefetch(ready.until);
+        return ready.salt;
+      }
+      if (upcoming && now >= upcoming.from && now < upcoming.until) {
+        // The day has turned: the salt loaded ahead serves it, and today() answers it too.
+        ready = upcoming;
+        cached = { day: upcoming.day, salt: Promise.resolve(upcoming.salt) };
+        return ready.salt;
+      }
       void today().catch(() => {});
       return undefined;
     },
