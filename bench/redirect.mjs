@@ -28,6 +28,44 @@ async function settled(url, names, what, everyMs = 100) {
   }
 }
 const LINKS = 10_000;
+// HOP_BENCH_ROUND_S shortens the rounds for a trial run on a busy machine (8 s by default).
+const ROUND_S = Number(process.env.HOP_BENCH_ROUND_S ?? 8);
+const COLD_ROUNDS = 3;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * A cold start as a deploy makes one: Hop restarted, 3 s of visits to random links (the only
+ * warm-up a server gets under load), then rounds alternating with the baseline. Each round is kept:
+ * the first after a restart is the one a cold path shows in.
+ */
+async function coldRun(measured, slugs, what) {
+  hop = await hop.restart();
+  const warmUp = await load({ url: hop.url, requests: randomVisits(slugs), duration: 3 });
+  const warmUpLookups = await metricValue(hop.url, 'hop_link_lookups_total');
+  const rounds = [];
+  for (let i = 0; i < COLD_ROUNDS; i++) {
+    const before = await metricValue(hop.url, 'hop_link_lookups_total');
+    const b = await measured(baseline.url, baseline.pid, false);
+    const h = await measured(hop.url, hop.child.pid, true);
+    rounds.push({ b, h, lookups: (await metricValue(hop.url, 'hop_link_lookups_total')) - before });
+  }
+  return { what, warmUp, warmUpLookups, rounds };
+}
+
+function coldLines(run) {
+  const ratio = (r) => r.h.rps / r.b.rps;
+  const p99 = (r) => r.h.p99 / Math.max(r.b.p99, 1);
+  const cpu = (r) => r.h.serverUs / r.b.serverUs;
+  return [
+    '',
+    `*Cold start, ${run.what}.* Restarted, ${fmt(run.warmUp.rps)} requests/s (p99 ${fmt(run.warmUp.p99)} ms, ${run.warmUp.errors + run.warmUp.non2xx3xx} errors, ${fmt(run.warmUpLookups)} links looked up) over its 3 s of warm-up visits, then ${COLD_ROUNDS} rounds of ${ROUND_S} s alternating with the baseline:`,
+    '',
+    `| round | Hop requests/s | baseline requests/s | ratio | Hop p99 | baseline p99 | p99 ratio | server CPU per request | ${mode === 'postgres' ? 'PostgreSQL CPU per request' : 'links looked up'} | errors |`,
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...run.rounds.map((r, i) => `| ${i + 1} | ${fmt(r.h.rps)} | ${fmt(r.b.rps)} | ${fmt(ratio(r), 2)} | ${fmt(r.h.p99)} ms | ${fmt(r.b.p99)} ms | ${fmt(p99(r), 1)}x | ${fmt(r.h.serverUs, 1)} µs (${fmt(cpu(r), 2)}x) | ${mode === 'postgres' ? `${fmt(r.h.postgresUs, 1)} µs` : fmt(r.lookups)} | ${r.h.errors + r.h.non2xx3xx} |`),
+    `| **median** | | | **${fmt(median(run.rounds.map(ratio)), 2)}** (target ≥ ${mode === 'postgres' ? '0.5' : '0.4'}; no round < 0.2) | | | **${fmt(median(run.rounds.map(p99)), 1)}x** (target ≤ 3x; round 1 ≤ 10x) | **${fmt(median(run.rounds.map(cpu)), 2)}x**${mode === 'postgres' ? ' (target ≤ 1.5x)' : ''} | ${mode === 'postgres' ? `**${fmt(median(run.rounds.map((r) => r.h.postgresUs)), 1)} µs** (target ≤ 15 µs)` : ''} | |`,
+  ];
+}
 // Four alternations: one run's ratio swings by a tenth or more on this machine (docs/performance.md), and the
 // recorded figure should not hang on one lucky or unlucky pair of rounds.
 const ROUNDS = 4;
@@ -35,7 +73,7 @@ const ROUNDS = 4;
 const pg = mode === 'postgres' ? freshPostgres() : null;
 // HOP_BENCH_PROFILE=<dir> writes a CPU profile of the Hop server there (node --cpu-prof).
 const profile = process.env.HOP_BENCH_PROFILE;
-const hop = await startHop({ DATABASE_URL: pg ? pg.url : '' }, profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []);
+let hop = await startHop({ DATABASE_URL: pg ? pg.url : '' }, profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []);
 const baseline = await startBaseline();
 try {
   process.stderr.write(`seeding ${LINKS} links on ${mode}...\n`);
@@ -44,18 +82,6 @@ try {
     url,
     requests: randomVisits(slugs),
   });
-  // Warm both (Hop's cache, JIT), then alternate so drift hits both alike. Every link is visited
-  // once first: random visits for a few seconds leave thousands of links uncached where the server
-  // is slow to warm (the embedded database), and the rounds would measure cache misses.
-  let next = 0;
-  await Promise.all(Array.from({ length: 20 }, async () => {
-    while (next < slugs.length) {
-      const res = await fetch(`${hop.url}/${slugs[next++]}`, { redirect: 'manual', headers: { 'user-agent': USER_AGENTS[0] } });
-      await res.arrayBuffer();
-    }
-  }));
-  await load({ ...visits(hop.url), duration: 3 });
-  await load({ ...visits(baseline.url), duration: 2 });
   const runs = { hop: [], baseline: [], beside: [] };
   // CPU per request as well: on two shared cores the load generator, PostgreSQL and the server
   // compete, so requests/s alone cannot say where the time goes.
@@ -67,7 +93,7 @@ try {
     const writer = stream ? await startClickStream(pg.url, stream) : null;
     const server = cpuMeter({ pids: [pid] });
     const database = cpuMeter({ postgres: pg ? pg.name : false });
-    const r = await load(visits(url));
+    const r = await load({ ...visits(url), duration: ROUND_S });
     const streamed = await writer?.stop();
     const ended = Date.now();
     let own;
@@ -90,6 +116,22 @@ try {
     // Beside a click stream, PostgreSQL's CPU is per visit written, like Hop's (per visit answered).
     return { ...r, catchUpMs, rolledUpMs, serverUs: (own * 1000) / r.total, postgresUs: (postgres * 1000) / (streamed ?? r.total) };
   };
+  // The cold path first: a restart with nothing visited yet (every link a cache miss), 3 s of
+  // visits, then rounds; and at the end a restart after traffic, which the warm-up serves.
+  await load({ ...visits(baseline.url), duration: 2 });
+  const cold = await coldRun(measured, slugs, 'after seeding: no link visited yet, so none to warm up');
+  // Warm both (Hop's cache, JIT), then alternate so drift hits both alike. Every link is visited
+  // once first: random visits for a few seconds leave thousands of links uncached where the server
+  // is slow to warm (the embedded database), and the rounds would measure cache misses.
+  let next = 0;
+  await Promise.all(Array.from({ length: 20 }, async () => {
+    while (next < slugs.length) {
+      const res = await fetch(`${hop.url}/${slugs[next++]}`, { redirect: 'manual', headers: { 'user-agent': USER_AGENTS[0] } });
+      await res.arrayBuffer();
+    }
+  }));
+  await load({ ...visits(hop.url), duration: 3 });
+  await load({ ...visits(baseline.url), duration: 2 });
   const fastBefore = await fastPathVisits(hop.url);
   for (let i = 0; i < ROUNDS; i++) {
     runs.baseline.push(await measured(baseline.url, baseline.pid, false));
@@ -98,6 +140,7 @@ try {
     if (pg) runs.beside.push(await measured(baseline.url, baseline.pid, false, runs.hop.at(-1).rps));
   }
   const fastShare = ((await fastPathVisits(hop.url)) - fastBefore) / runs.hop.reduce((s, r) => s + r.total, 0);
+  const restarted = await coldRun(measured, slugs, 'after the rounds above: every link visited, the most visited warmed up at start');
   const avg = (rs, k) => rs.reduce((s, r) => s + r[k], 0) / rs.length;
   const h = {
     rps: avg(runs.hop, 'rps'), p99: avg(runs.hop, 'p99'), errors: runs.hop.reduce((s, r) => s + r.errors + r.non2xx3xx, 0),
@@ -112,7 +155,7 @@ try {
   const beside = pg ? { rps: avg(runs.beside, 'rps'), p99: avg(runs.beside, 'p99'), serverUs: avg(runs.beside, 'serverUs'), postgresUs: avg(runs.beside, 'postgresUs') } : null;
   const besideRounds = pg ? runs.hop.map((r, i) => `${fmt(r.serverUs / runs.beside[i].serverUs, 2)}x`).join(', ') : '';
   const lines = [
-    `Database: ${mode}. ${LINKS.toLocaleString()} links (each visited once before), 50 connections, ${ROUNDS} alternating rounds of 8 s, random slugs, six user agents (one a bot), five referrers. Load average ${loadAverage()} at the end.`,
+    `Database: ${mode}. ${LINKS.toLocaleString()} links (each visited once before), 50 connections, ${ROUNDS} alternating rounds of ${ROUND_S} s, random slugs, six user agents (one a bot), five referrers. Load average ${loadAverage()} at the end.`,
     '',
     '| | requests/s | p99 latency | errors | server CPU per request | database CPU per request |',
     '|---|---|---|---|---|---|',
@@ -134,6 +177,8 @@ try {
       'A diagnostic of where the gap comes from, not the target\'s measure: the ratio in the table above is.',
       '',
     ] : []),
+    ...coldLines(cold),
+    ...coldLines(restarted),
     `${fmt(100 * fastShare, 1)}% of the measured visits were answered on the fast path (the rest by the router). ${pg ? `The server's CPU per request counts until every visit of the round was written (${fmt(h.catchUpMs / 1000, 1)} s after the round's end on average), PostgreSQL's until they were all rolled up and counted on their links (${fmt(h.rolledUpMs / 1000, 1)} s).` : `CPU per request counts until every visit of the round was written, rolled up and counted: ${fmt(h.rolledUpMs / 1000, 1)} s after the round's end on average.`}`,
   ].join('\n');
   console.log(lines);

@@ -34,13 +34,25 @@ export async function metricValue(url, name) {
 /** Visits answered on the redirector's fast path so far (NaN when the counter cannot be read). */
 export const fastPathVisits = async (url) => (await metricValue(url, 'hop_redirect_fast_path_total')) ?? NaN;
 
-export async function startHop(env = {}, nodeArgs = []) {
-  return startServer({
+export async function startHop(env = {}, nodeArgs = [], at = { dataDir: scratchDir('hop-bench-') }) {
+  const server = await startServer({
     nodeArgs,
-    dataDir: scratchDir('hop-bench-'),
+    dataDir: at.dataDir,
+    port: at.port,
     env: { HOP_ADMIN_TOKEN: ADMIN_TOKEN, HOP_METRICS_TOKEN: METRICS_TOKEN, HOP_LOG_LEVEL: 'error', HOP_RATE_LIMITS: 'off', ...env },
     timeoutMs: 120_000,
   });
+  return {
+    ...server,
+    /**
+     * Stops this server (SIGTERM: it writes what it buffered) and starts another on the same data
+     * and port (the default short domain names the port): a deploy's restart.
+     */
+    async restart() {
+      await server.stop();
+      return startHop(env, nodeArgs, { dataDir: at.dataDir, port: server.port });
+    },
+  };
 }
 
 /** A bare Fastify answering every path with a fixed 302: the fastest a redirector can be here. */
