@@ -120,6 +120,7 @@ try {
   // visits, then rounds; and at the end a restart after traffic, which the warm-up serves.
   await load({ ...visits(baseline.url), duration: 2 });
   const cold = await coldRun(measured, slugs, 'after seeding: no link visited yet, so none to warm up');
+  process.stderr.write(`${coldLines(cold).join('\n')}\n`);
   // Warm both (Hop's cache, JIT), then alternate so drift hits both alike. Every link is visited
   // once first: random visits for a few seconds leave thousands of links uncached where the server
   // is slow to warm (the embedded database), and the rounds would measure cache misses.
