@@ -42,7 +42,7 @@ function hold(api: InProcessApi) {
   };
 }
 
-test('concurrent misses coalesce into one lookup per link and few statements; a stalled lookup answers 503 with Retry-After', { timeout: 60_000 }, async () => {
+test('concurrent misses coalesce into one lookup per link and few statements; a stalled lookup answers 503 with Retry-After', { timeout: 180_000 }, async () => {
   const api = await inProcessApi({ HOP_METRICS_TOKEN: METRICS_TOKEN, HOP_LINK_LOOKUP_TIMEOUT_MS: '400', HOP_DISABLE: 'jobs' });
   let db: ReturnType<typeof hold> | undefined;
   try {
