@@ -34,7 +34,7 @@ test('a link made with every field set returns each one as it was sent', async (
       expiresAt: new Date(api.clock.now().getTime() + 86_400_000).toISOString(), expiredUrl: 'https://example.com/gone', maxClicks: 5,
       rules: [{ when: { country: ['DE'] }, url: 'https://example.com/de' }],
       variants: [{ url: 'https://example.com/a', weight: 50 }, { url: 'https://example.com/b', weight: 50 }],
-      ios: 'https://apps.apple.com/app/id1', android: 'https://play.google.com/store/apps/details?id=x',
+      ios: 'https://example.com/ios-app', android: 'myapp://open/every',
       preview: { title: 'P', description: 'D', image: 'https://example.com/i.png' },
     };
     const created = await api.request('POST', `/v1/workspaces/${ws.data.id}/links`, { token, body: sent });
