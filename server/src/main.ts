@@ -7,6 +7,7 @@ import { connectionDrain } from './api/connection-drain.js';
 import { createMetrics } from './api/plugins/metrics.js';
 import { LINK_CHANGED_CHANNEL } from './redirector/link-cache.js';
 import { DOMAIN_CHANGED_CHANNEL } from './redirector/host-domains.js';
+import { PLAN_CHANGED_CHANNEL } from './domain/rate-limits/rate-limits-service.js';
 import { createScheduler, runExclusive } from './jobs/schedule.js';
 import { retentionJob } from './jobs/retention-job.js';
 import { saltRotationJob } from './jobs/salt-rotation-job.js';
@@ -51,6 +52,8 @@ export async function main(): Promise<void> {
   });
   // Another process added, verified or removed a custom domain: reload the redirector's host set.
   await db.listen(DOMAIN_CHANGED_CHANNEL, () => services.hostDomains.invalidate(), () => services.hostDomains.invalidate());
+  // A workspace's plan or limits changed, here or in another process: its rate limits apply at once.
+  await db.listen(PLAN_CHANGED_CHANNEL, (workspaceId) => services.rateLimits.planChanged(workspaceId), () => services.rateLimits.forgetPlans());
   services.clicks.start();
 
   await services.eventStreams.start();

@@ -24,15 +24,20 @@ export function createLinkCache(deps: {
   // The default short domain's links are keyed by slug alone, so a visit builds no key: a slug
   // holds no '/', which every other domain's key does.
   const keyOf = (domain: string, slug: string) => (domain === deps.defaultDomain ? slug : `${domain}/${slug}`);
-  const keyById = new Map<string, string>();
+  // Every key a link is cached under: after a rename, another process may cache the new slug
+  // before it hears of the change, while the old one is still cached. Invalidation drops both.
+  const keysById = new Map<string, Set<string>>();
   const byKey = new LRUCache<string, RedirectLink>({
     max: MAX_ENTRIES,
     ttl: deps.ttlMs ?? TTL_MS,
     allowStale: true,
     noDeleteOnStaleGet: true,
-    // Whatever takes an entry out (eviction, expiry, invalidation) forgets its id too.
+    // Whatever takes an entry out (eviction, expiry, invalidation, replacement) forgets its key too.
     dispose: (link, key) => {
-      if (keyById.get(link.id) === key) keyById.delete(link.id);
+      const keys = keysById.get(link.id);
+      if (!keys) return;
+      keys.delete(key);
+      if (keys.size === 0) keysById.delete(link.id);
     },
   });
   let generation = 0;
@@ -42,7 +47,9 @@ export function createLinkCache(deps: {
 
   function store(key: string, link: RedirectLink) {
     byKey.set(key, link);
-    keyById.set(link.id, key);
+    const keys = keysById.get(link.id);
+    if (keys) keys.add(key);
+    else keysById.set(link.id, new Set([key]));
   }
 
   /** An entry past its TTL, still served: read again without anyone waiting for it. */
@@ -95,14 +102,14 @@ export function createLinkCache(deps: {
     generation: () => generation,
     invalidate(linkId: string) {
       generation++;
-      const key = keyById.get(linkId);
-      if (key) byKey.delete(key);
-      keyById.delete(linkId);
+      const keys = keysById.get(linkId);
+      keysById.delete(linkId);
+      if (keys) for (const key of keys) byKey.delete(key);
     },
     clear() {
       generation++;
       byKey.clear();
-      keyById.clear();
+      keysById.clear();
     },
     stats: () => ({ size: byKey.size, hits, misses }),
   };

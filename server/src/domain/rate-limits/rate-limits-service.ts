@@ -41,7 +41,12 @@ export function requestLimitsOf(row: PlanRow): RequestLimits {
   return { perHour: l.requestsPerHour, perMinute: l.requestsPerMinute };
 }
 
+/**
+ * A safety net should a notification ever be missed: a plan or limit change reaches every process
+ * at once by NOTIFY on this channel (a trigger on workspaces), and the process making it at once.
+ */
 const CACHE_MS = 10_000;
+export const PLAN_CHANGED_CHANNEL = 'hop_plan_changed';
 
 /** Who is asking, as the API layer knows it after authentication. */
 export interface Caller {
@@ -165,9 +170,15 @@ export function createRateLimitsService(deps: {
       return { plan, limits: effective, hour, minute };
     },
 
-    /** The operator changed a plan: forget what this process cached of it. */
+    /** A plan or its limits changed (here, or in another process by NOTIFY): forget what this process cached of it. */
     planChanged(workspaceId: string) {
       workspaceCache.delete(workspaceId);
+      userCache.clear();
+    },
+
+    /** Notifications may have been missed (the listening connection came back): forget every plan. */
+    forgetPlans() {
+      workspaceCache.clear();
       userCache.clear();
     },
 
