@@ -70,6 +70,10 @@ process.env.HOP_TEST_METRICS_TOKEN ??= 'test-metrics-token-0123456789';
 // of the run (this one and those tests start) takes limits 1000 times the plan's. Tests of the
 // limits themselves start servers with HOP_RATE_LIMIT_SCALE=1.
 process.env.HOP_RATE_LIMIT_SCALE ??= '1000';
+// On PostgreSQL every server of a run shares one database, each with its own short domain (and
+// some with Redis): unrelated servers, not a fleet, so they skip the check that refuses a process
+// disagreeing with the others. Tests of that check turn it on for their own servers.
+process.env.HOP_FLEET_CHECK ??= 'off';
 // Node 22.1 and later keep compiled code of every module the run's processes load (the servers
 // and `hop` start again and again); Node 20 ignores the variable.
 process.env.NODE_COMPILE_CACHE ??= join(root, 'node_modules', '.cache', 'hop-node-compile');

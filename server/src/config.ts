@@ -53,6 +53,12 @@ const EnvSchema = z.object({
   HOP_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `json` (pino's lines) or `pretty` (short lines); unset: pretty on a terminal, else JSON. */
   HOP_LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  /**
+   * Whether a process refuses to start when it disagrees with the others on its PostgreSQL database
+   * on HOP_SECRET, the rate-limit store or the short domain: `off` only for a test harness that
+   * runs unrelated servers on one database.
+   */
+  HOP_FLEET_CHECK: z.enum(['on', 'off']).default('on'),
   /** Plan rate limits (docs/api.md, Limits): `off` only for benchmarks that measure what they cost. */
   HOP_RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   /** Multiplies every request limit; the shared test server runs at 1000 so suites fit in them. */
@@ -103,6 +109,7 @@ export interface Config {
   linkCheckMs: number;
   linkCheckHostSpacingMs: number;
   disabled: Set<string>;
+  fleetCheck: boolean;
   rateLimits: { enabled: boolean; scale: number; windowScale: number };
 }
 
@@ -152,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     linkCheckMs: e.HOP_LINK_CHECK_MS,
     linkCheckHostSpacingMs: e.HOP_LINK_CHECK_HOST_SPACING_MS,
     disabled: new Set((e.HOP_DISABLE ?? '').split(',').map((p) => p.trim()).filter(Boolean)),
+    fleetCheck: e.HOP_FLEET_CHECK === 'on',
     rateLimits: { enabled: e.HOP_RATE_LIMITS === 'on', scale: e.HOP_RATE_LIMIT_SCALE, windowScale: e.HOP_RATE_LIMIT_WINDOW_SCALE },
   };
 }

@@ -1,7 +1,8 @@
 import { loadConfig, ConfigError } from './config.js';
 import { openDatabase } from './db/open.js';
 import { migrate } from './db/migrate.js';
-import { createServices } from './services.js';
+import { createServices, loadSecret } from './services.js';
+import { joinFleet } from './fleet-agreement.js';
 import { buildApp } from './api/app.js';
 import { connectionDrain } from './api/connection-drain.js';
 import { createMetrics } from './api/plugins/metrics.js';
@@ -35,6 +36,11 @@ export async function main(): Promise<void> {
   }
   const db = await openDatabase(config);
   await migrate(db);
+  // Before anything is served: a process that disagrees with the fleet would break it quietly.
+  const fleet = await joinFleet(db, config, loadSecret(config)).catch(async (err) => {
+    await db.close();
+    throw err;
+  });
   const log = { error: (o: object, m: string) => app.log.error(o, m), warn: (o: object, m: string) => app.log.warn(o, m) };
   const services = createServices(config, db, { log });
   const metrics = createMetrics(services);
@@ -90,6 +96,7 @@ export async function main(): Promise<void> {
       await services.dispatcher.stop(); // lets attempts in flight finish and be recorded
       await services.clicks.stop(); // writes buffered clicks
       await services.rateLimits.close();
+      await fleet?.leave();
       await db.close();
       clearTimeout(force);
       process.exit(0);

@@ -1,0 +1,102 @@
+import { createHash, randomInt } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Config } from './config.js';
+import type { Database, HeldLock } from './db/database.js';
+import { StartupError } from './startup-error.js';
+
+/** Session advisory lock (class, member) each registered process holds for as long as it lives. */
+const MEMBER_LOCK_CLASS = 72_410_301;
+/** Transaction advisory lock under which a process checks the others and registers. */
+const REGISTER_LOCK = 72_410_302;
+
+interface Fingerprint {
+  secret_hash: string;
+  rate_limit_store: string;
+  short_domain: string;
+}
+
+/** The settings a fleet must share, as stored: a secret only as a keyed hash. */
+export function fingerprintOf(config: Pick<Config, 'redisUrl' | 'shortDomain'>, secret: string): Fingerprint {
+  const hash = (what: string, value: string) => createHash('sha256').update(`hop fleet ${what}\u0000${value}`).digest('hex');
+  return {
+    secret_hash: hash('secret', secret),
+    rate_limit_store: config.redisUrl ? `redis ${hash('redis', config.redisUrl)}` : 'database',
+    short_domain: config.shortDomain,
+  };
+}
+
+/** What breaks when processes of one database disagree on a setting, and how to say each value. */
+const SETTINGS: { column: keyof Fingerprint; variable: string; breaks: string; show?: (v: string) => string }[] = [
+  {
+    column: 'secret_hash', variable: 'HOP_SECRET',
+    breaks: 'sessions, unlock cookies and webhook secrets made by one would not open on the other (a process without HOP_SECRET generates its own)',
+  },
+  {
+    column: 'rate_limit_store', variable: 'REDIS_URL', show: (v) => (v === 'database' ? 'the database (no REDIS_URL)' : 'Redis'),
+    breaks: 'rate limits would count in two stores, and each would allow the whole limit',
+  },
+  {
+    column: 'short_domain', variable: 'HOP_SHORT_DOMAIN', show: (v) => v,
+    breaks: 'links made through one would not redirect on the other',
+  },
+];
+
+export interface FleetMembership {
+  leave(): Promise<void>;
+}
+
+/**
+ * Joins the processes running on this PostgreSQL database, or refuses to start naming the setting
+ * this process disagrees with them on. Only running processes count (each holds its advisory lock
+ * while it lives), so a fleet changes a shared setting by stopping every process and starting them
+ * again. The embedded database has one process, and HOP_FLEET_CHECK=off (a test harness running
+ * unrelated servers on one database) skips the check.
+ */
+export async function joinFleet(db: Database, config: Pick<Config, 'redisUrl' | 'shortDomain' | 'fleetCheck'>, secret: string): Promise<FleetMembership | null> {
+  if (db.kind !== 'postgres' || !config.fleetCheck) return null;
+  let member = 0;
+  let lock: HeldLock | null = null;
+  // A random member number; in the rare case another live process has it, draw again.
+  while (!lock) {
+    member = randomInt(1, 2 ** 31);
+    lock = await db.holdLock(MEMBER_LOCK_CLASS, member);
+  }
+  const mine = fingerprintOf(config, secret);
+  try {
+    await db.transaction(async (tx) => {
+      await tx.query('select pg_advisory_xact_lock($1)', [REGISTER_LOCK]);
+      await tx.query(
+        `delete from fleet_processes p where not exists (
+           select 1 from pg_locks l
+           where l.locktype = 'advisory' and l.classid = $1::oid and l.objid = p.member::oid and l.objsubid = 2 and l.granted
+             and l.database = (select oid from pg_database where datname = current_database()))`,
+        [MEMBER_LOCK_CLASS],
+      );
+      const rows = await tx.query<Fingerprint & { host: string }>('select host, secret_hash, rate_limit_store, short_domain from fleet_processes');
+      const problems = SETTINGS.flatMap((s) => {
+        const differing = rows.filter((r) => r[s.column] !== mine[s.column]);
+        if (differing.length === 0) return [];
+        const hosts = [...new Set(differing.map((r) => r.host))].join(', ');
+        const values = s.show ? `; theirs: ${s.show(differing[0][s.column])}, this one's: ${s.show(mine[s.column])}` : '';
+        return [`${s.variable} differs from ${differing.length} running process${differing.length === 1 ? '' : 'es'} on this database (on ${hosts}${values}): ${s.breaks}`];
+      });
+      if (problems.length > 0) {
+        throw new StartupError(`this process disagrees with the fleet: ${problems.join('; ')}. Give every process the same setting, or stop them all before changing it.`);
+      }
+      await tx.query(
+        'insert into fleet_processes (member, host, secret_hash, rate_limit_store, short_domain) values ($1, $2, $3, $4, $5)',
+        [member, hostname(), mine.secret_hash, mine.rate_limit_store, mine.short_domain],
+      );
+    });
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+  const held = lock;
+  return {
+    async leave() {
+      await db.query('delete from fleet_processes where member = $1', [member]).catch(() => {});
+      await held.release();
+    },
+  };
+}
