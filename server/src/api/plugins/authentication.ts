@@ -9,6 +9,17 @@ import { HOP_CLI_CLIENT_ID } from '@hop/shared';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
+/**
+ * Refusals of a Bearer credential, with the RFC 6750 error code their WWW-Authenticate challenge
+ * carries (the error handler sets it): a token presented and refused is `invalid_token`.
+ */
+export const bearerRefusals = new WeakMap<HopError, 'invalid_token' | 'invalid_request'>();
+function refuseBearer(error: 'invalid_token' | 'invalid_request', message: string): HopError {
+  const err = new HopError('UNAUTHORIZED', message);
+  bearerRefusals.set(err, error);
+  return err;
+}
+
 /** Who is calling: an API key (`X-API-Key`), or an OAuth access token or session token (`Authorization: Bearer`). */
 export async function authenticate(services: Services, req: FastifyRequest): Promise<Principal> {
   const apiKey = req.headers['x-api-key'];
@@ -20,17 +31,17 @@ export async function authenticate(services: Services, req: FastifyRequest): Pro
   }
   if (typeof authz === 'string' && authz) {
     const m = /^Bearer\s+(\S+)$/i.exec(authz);
-    if (!m) throw new HopError('UNAUTHORIZED', 'the Authorization header must be "Bearer <token>"');
+    if (!m) throw refuseBearer('invalid_request', 'the Authorization header must be "Bearer <token>"');
     if (m[1].startsWith('hop_live_') || m[1].startsWith('hop_test_')) {
-      throw new HopError('UNAUTHORIZED', 'API keys go in the X-API-Key header, not Authorization');
+      throw refuseBearer('invalid_token', 'API keys go in the X-API-Key header, not Authorization');
     }
     if (m[1].startsWith(ACCESS_TOKEN_PREFIX)) {
       const p = await services.oauth.authenticate(m[1]);
-      if (!p) throw new HopError('UNAUTHORIZED', 'the access token is invalid, expired or revoked');
+      if (!p) throw refuseBearer('invalid_token', 'the access token is invalid, expired or revoked');
       return p;
     }
     const userId = await services.sessions.verify(m[1]);
-    if (!userId) throw new HopError('UNAUTHORIZED', 'the session token is invalid or expired');
+    if (!userId) throw refuseBearer('invalid_token', 'the session token is invalid or expired');
     return { kind: 'session', userId, scopes: ALL_SCOPES, credentialId: `session:${userId}` };
   }
   throw new HopError('UNAUTHORIZED', 'authentication required: send X-API-Key or Authorization: Bearer <token>');

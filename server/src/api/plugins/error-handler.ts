@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERROR_STATUS, type ErrorCode } from '@hop/shared';
 import { HopError } from '../../domain/errors.js';
+import { bearerRefusals } from './authentication.js';
 
 /** The error body of the contract, from a code, a message and its details. */
 export function errorBody(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
@@ -19,10 +20,23 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message: string,
   if (code === 'RATE_LIMIT_EXCEEDED' && !Number.isNaN(resetAt)) {
     reply.header('retry-after', String(Math.max(1, Math.ceil((resetAt - Date.now()) / 1000))));
   }
+  // RFC 9110 11.6.1 and RFC 6750 3: a 401 names the scheme that would get in.
+  if (code === 'UNAUTHORIZED' && !reply.hasHeader('www-authenticate')) reply.header('www-authenticate', BEARER_REALM);
   return reply
     .code(statusCode)
     .type('application/json; charset=utf-8')
     .send({ success: false, error: errorBody(code, message, details) });
+}
+
+const BEARER_REALM = 'Bearer realm="hop"';
+
+/** RFC 6750 3: the challenge of a refused Bearer credential, with its error code and why. */
+function bearerChallenge(err: HopError): string {
+  const error = bearerRefusals.get(err);
+  if (!error) return BEARER_REALM;
+  // RFC 6750's error_description may hold neither a double quote nor a backslash.
+  const description = err.message.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, "'");
+  return `${BEARER_REALM}, error="${error}", error_description="${description}"`;
 }
 
 // Fastify's own failures before a handler runs, mapped to the contract's codes.
@@ -51,13 +65,24 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
  */
 const UNREAD_BODY_DRAIN_LIMIT = 8 * 1024 * 1024;
 
-function handleError(this: FastifyInstance, err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+/** A body declared too large but small enough to drain keeps its connection (see above). */
+export function keepConnectionForSmallBody(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  // Only Fastify's own close is taken back: one the server set on the response itself (a graceful
+  // stop, connection-drain.ts) stands, and the connection closes once the body is read.
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && Number(req.headers['content-length']) <= UNREAD_BODY_DRAIN_LIMIT
+    && !reply.raw.hasHeader('connection')) {
+    reply.removeHeader('connection');
+  }
+}
+
+export function handleError(this: FastifyInstance, err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
   if (err instanceof HopError) {
     // A refusal that knows when it ends says so in the header too (RFC 9110 10.2.3).
     const retryAfter = err.details.retryAfter;
     if (err.code === 'RATE_LIMIT_EXCEEDED' && typeof retryAfter === 'number' && !reply.hasHeader('retry-after')) {
       reply.header('retry-after', String(retryAfter));
     }
+    if (err.code === 'UNAUTHORIZED') reply.header('www-authenticate', bearerChallenge(err));
     return sendError(reply, err.code, err.message, err.details);
   }
 
@@ -77,12 +102,7 @@ function handleError(this: FastifyInstance, err: FastifyError, req: FastifyReque
   }
 
   const mapped = err.code ? FASTIFY_CODES[err.code] : undefined;
-  // Only Fastify's own close is taken back: one the server set on the response itself (a graceful
-  // stop, connection-drain.ts) stands, and the connection closes once the body is read.
-  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && Number(req.headers['content-length']) <= UNREAD_BODY_DRAIN_LIMIT
-    && !reply.raw.hasHeader('connection')) {
-    reply.removeHeader('connection');
-  }
+  keepConnectionForSmallBody(err, req, reply);
   if (mapped) {
     const message = mapped === 'VALIDATION_ERROR' && err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'body is not valid JSON' : err.message;
     return sendError(reply, mapped, message, mapped === 'VALIDATION_ERROR' ? { issues: [{ path: 'body', message }] } : {});

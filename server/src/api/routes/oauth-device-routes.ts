@@ -5,8 +5,7 @@ import { OAuthError } from '../../domain/oauth/oauth-errors.js';
 import type { ApiDeps } from '../define-route.js';
 import { deviceCodePage, deviceDonePage, oauthErrorPage } from './oauth-pages.js';
 import { fields, sendPage, type Form, type OAuthBrowserSession } from './oauth-session.js';
-
-const hidden = { schema: { hide: true } } as const;
+import { browserPage, protocolEndpoint } from './oauth-error-replies.js';
 
 /** What the device routes share with the rest of the authorization server (oauth-routes.ts). */
 export interface DeviceRouteHelpers {
@@ -26,7 +25,7 @@ export function deviceRoutes(app: FastifyInstance, deps: ApiDeps & { baseUrl: st
   const { browser } = h;
   const verificationUri = `${deps.baseUrl}/v1/oauth/device`;
 
-  app.post('/v1/oauth/device/code', hidden, async (req, reply) => {
+  app.post('/v1/oauth/device/code', protocolEndpoint, async (req, reply) => {
     const form = fields(req.body);
     let basic = false;
     try {
@@ -54,7 +53,7 @@ export function deviceRoutes(app: FastifyInstance, deps: ApiDeps & { baseUrl: st
     return pending && client ? { pending, client } : null;
   }
 
-  app.get('/v1/oauth/device', hidden, async (req, reply) => {
+  app.get('/v1/oauth/device', browserPage, async (req, reply) => {
     const csrf = browser.csrfToken(req, reply);
     const userId = await browser.user(req);
     if (!userId) return browser.accountPage(req, reply, 'your device', csrf);
@@ -64,7 +63,7 @@ export function deviceRoutes(app: FastifyInstance, deps: ApiDeps & { baseUrl: st
     return h.showConsent(reply, found.client, found.pending.scopes, userId, csrf, undefined, { user_code: found.pending.userCode });
   });
 
-  app.post('/v1/oauth/device', hidden, async (req, reply) => {
+  app.post('/v1/oauth/device', browserPage, async (req, reply) => {
     const form = fields(req.body);
     if (!browser.csrfMatches(req, form)) {
       return sendPage(reply, 403, oauthErrorPage('This form expired or did not come from Hop. Go back and reload the page.'));

@@ -9,6 +9,7 @@ import { defineRoute, type ApiDeps } from '../define-route.js';
 import { consentPage, noWorkspacePage, oauthErrorPage } from './oauth-pages.js';
 import { fields, oauthBrowserSession, sendPage, type Form } from './oauth-session.js';
 import { deviceRoutes } from './oauth-device-routes.js';
+import { browserPage, oauthErrorHandler, protocolEndpoint, sendOAuthError } from './oauth-error-replies.js';
 
 const hidden = { schema: { hide: true } } as const;
 
@@ -28,6 +29,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
   const { oauth, deviceCodes, oauthClients, users, workspaces } = deps.services;
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
+  app.setErrorHandler(oauthErrorHandler);
   const browser = oauthBrowserSession(deps.services, deps.baseUrl.startsWith('https://'));
 
   // The client registrations live in the route table: envelope, scope keys:manage, role admin.
@@ -56,6 +58,8 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
       token_endpoint_auth_methods_supported: authMethods,
       revocation_endpoint_auth_methods_supported: authMethods,
       scopes_supported: [...SCOPES],
+      // RFC 9207: every answer of the authorization endpoint, errors included, names its issuer.
+      authorization_response_iss_parameter_supported: true,
       service_documentation: `${deps.baseUrl}/docs`,
     };
   });
@@ -79,14 +83,14 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
     }
     if (check.kind === 'redirect') {
       await reply.header('cache-control', 'no-store').redirect(withParams(check.redirectUri, {
-        error: check.error.error, error_description: check.error.description, state: check.state,
+        error: check.error.error, error_description: check.error.description, state: check.state, iss: deps.baseUrl,
       }), 302);
       return null;
     }
     return check;
   }
 
-  app.get('/v1/oauth/authorize', hidden, async (req, reply) => {
+  app.get('/v1/oauth/authorize', browserPage, async (req, reply) => {
     const check = await checkRequest(req, reply);
     if (!check) return reply;
     const csrf = browser.csrfToken(req, reply);
@@ -95,7 +99,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
     return showConsent(reply, check.client, check.request.scopes, userId, csrf);
   });
 
-  app.post('/v1/oauth/authorize', hidden, async (req, reply) => {
+  app.post('/v1/oauth/authorize', browserPage, async (req, reply) => {
     const check = await checkRequest(req, reply);
     if (!check) return reply;
     const { client, request } = check;
@@ -111,7 +115,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
     if (!userId) return browser.accountPage(req, reply, client.name, csrf);
     if (form.decision === 'deny') {
       return reply.header('cache-control', 'no-store').redirect(withParams(request.redirectUri, {
-        error: 'access_denied', error_description: 'the user denied the request', state: request.state,
+        error: 'access_denied', error_description: 'the user denied the request', state: request.state, iss: deps.baseUrl,
       }), 303);
     }
     if (form.decision !== 'approve') return showConsent(reply, client, request.scopes, userId, csrf, 'Choose Approve or Deny.');
@@ -145,15 +149,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
     return { client: await oauth.authenticateClient({ clientId: form.client_id, clientSecret: form.client_secret, method }), basic: false };
   }
 
-  /** RFC 6749 5.2: `{error, error_description}`, 400 (401 for client authentication), never cached. */
-  function sendOAuthError(reply: FastifyReply, err: OAuthError, basic: boolean) {
-    // RFC 6749 5.2: a failed Basic authentication names the scheme the client should use.
-    if (err.status === 401 && basic) reply.header('www-authenticate', 'Basic realm="hop"');
-    return reply.code(err.status).header('cache-control', 'no-store').header('pragma', 'no-cache')
-      .send({ error: err.error, error_description: err.description });
-  }
-
-  app.post('/v1/oauth/token', hidden, async (req, reply) => {
+  app.post('/v1/oauth/token', protocolEndpoint, async (req, reply) => {
     const form = fields(req.body);
     let basic = false;
     try {
@@ -180,7 +176,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
 
   deviceRoutes(app, deps, { browser, clientOf, sendOAuthError, showConsent });
 
-  app.post('/v1/oauth/revoke', hidden, async (req, reply) => {
+  app.post('/v1/oauth/revoke', protocolEndpoint, async (req, reply) => {
     const form = fields(req.body);
     try {
       const { client } = await clientOf(req, form);
