@@ -47,7 +47,7 @@ export const DestinationUrlSchema = z
     if (href.length > 2048) ctx.addIssue({ code: 'custom', message: 'is longer than 2,048 characters once normalised' });
     return href;
   })
-  .meta({ example: 'https://example.com/launch' });
+  .meta({ example: 'https://example.com/launch', format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
 
 export const TagSchema = z.string().trim().min(1).max(50).transform((t) => t.toLowerCase());
 export const LinkPasswordSchema = z.string().min(8).max(256);
@@ -137,7 +137,8 @@ const HttpsImageSchema = z
     } catch {
       return false;
     }
-  }, 'must be an https URL');
+  }, 'must be an https URL')
+  .meta({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]://' });
 
 /** What link-preview crawlers (Slack, X, Facebook, ...) show for the short link. */
 export const LinkPreviewSchema = z
@@ -187,7 +188,8 @@ export type CreateLinkBody = z.input<typeof CreateLinkBodySchema>;
 
 /** Any subset of the link's properties; `null` clears a field (a `null` password removes protection). */
 export const UpdateLinkBodySchema = CreateLinkBodySchema.partial()
-  .refine((b) => Object.keys(b).length > 0, 'name at least one field to change');
+  .refine((b) => Object.keys(b).length > 0, 'name at least one field to change')
+  .meta({ minProperties: 1 });
 export type UpdateLinkBody = z.input<typeof UpdateLinkBodySchema>;
 
 export const LinkSchema = z

@@ -40,7 +40,8 @@ export const RedirectUriSchema = z
     if (u.protocol === 'https:') return true;
     if (u.protocol === 'http:') return ['127.0.0.1', '[::1]', 'localhost'].includes(u.hostname);
     return /^[a-z][a-z0-9+-]*\.[a-z0-9.+-]+:$/.test(u.protocol);
-  }, 'must be an https URL, an http loopback URL (127.0.0.1, [::1], localhost) or a private-use scheme like com.example.app:/callback, without a fragment');
+  }, 'must be an https URL, an http loopback URL (127.0.0.1, [::1], localhost) or a private-use scheme like com.example.app:/callback, without a fragment')
+  .meta({ format: 'uri' });
 
 export const OAuthClientSchema = z
   .object({

@@ -5,7 +5,8 @@ import { integrationRoutes } from './routes/integration-routes.js';
 import { linkRoutes } from './routes/link-routes.js';
 import { webhookRoutes } from './routes/webhook-routes.js';
 
-export type { RouteAuth, RouteDef, WorkspaceSource } from './routes/route-def.js';
+export type { RouteAuth, RouteDef, RouteTag, WorkspaceSource } from './routes/route-def.js';
+export { ROUTE_TAGS } from './routes/route-def.js';
 
 /**
  * Every endpoint of the API: one entry each, shared by the server, the client and the docs. Each

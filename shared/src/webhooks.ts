@@ -36,7 +36,8 @@ export type CreatedWebhook = z.infer<typeof CreatedWebhookSchema>;
 /** Any subset of the creation fields, plus `isActive`. */
 export const UpdateWebhookBodySchema = CreateWebhookBodySchema.extend({ isActive: z.boolean() })
   .partial()
-  .refine((b) => Object.keys(b).length > 0, 'name at least one field to change');
+  .refine((b) => Object.keys(b).length > 0, 'name at least one field to change')
+  .meta({ minProperties: 1 });
 export type UpdateWebhookBody = z.infer<typeof UpdateWebhookBodySchema>;
 
 export const WebhookParamsSchema = WorkspaceParamsSchema.extend({ webhookId: idSchema('wh') });

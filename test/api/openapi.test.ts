@@ -30,7 +30,7 @@ test('GET /v1/openapi.json is OpenAPI 3.1 and lists every route of the table', a
   // Operation ids are unique (a few routes, e.g. the QR image download, live beside the table).
   const opIds = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId)).filter(Boolean);
   assert.equal(new Set(opIds).size, opIds.length);
-  assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['adminToken', 'apiKey', 'bearer']);
+  assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['adminToken', 'apiKey', 'bearer', 'oauthClientBasic']);
 });
 
 test('GET /docs answers an HTML page', async () => {

@@ -8,6 +8,7 @@ import type { Services } from '../services.js';
 import { assertDeclaresAccess, enforceAccess } from './plugins/access.js';
 import { HopError, invalid, validationError } from '../domain/errors.js';
 import { errorResponses } from './error-responses.js';
+import { describeRoute } from './route-description.js';
 
 type Out<N extends RouteName> = Routes[N] extends { bare: true }
   ? { data: z.output<Routes[N]['response']> }
@@ -93,6 +94,7 @@ export function defineRoute<N extends RouteName>(
     schema: {
       operationId: name,
       summary: def.summary,
+      description: describeRoute(def),
       tags: [def.tag],
       security,
       ...('params' in def ? { params: def.params } : {}),

@@ -22,12 +22,33 @@ export type RouteAuth = 'public' | 'credential' | 'session' | 'admin';
  */
 export type WorkspaceSource = 'path' | 'link' | 'qr' | 'credential' | 'none';
 
+/** The OpenAPI document's tags: one per resource, each described, in the order the reference lists them. */
+export const ROUTE_TAGS = {
+  auth: 'Accounts: sign-up, sign-in and the signed-in user',
+  workspaces: 'Workspaces, their plan and usage',
+  members: 'Members of a workspace, and invites',
+  'api-keys': 'API keys of a workspace',
+  oauth: 'The authorization server (OAuth 2.0 with PKCE, device flow) and its client registrations',
+  links: 'Short links: create, list, change, delete, bulk',
+  analytics: 'Clicks of a link, a workspace or a QR code',
+  qr: 'QR codes of a link and their images',
+  domains: 'Custom short domains',
+  tags: 'Tags on links',
+  webhooks: 'Webhooks, their deliveries, and the live event stream',
+  events: 'The events Hop sends to webhooks (the `webhooks` section)',
+  integration: 'The integration surface under /api/v1 for no-code tools: answers without the envelope',
+  admin: "The operator's API (X-Admin-Token)",
+} as const;
+export type RouteTag = keyof typeof ROUTE_TAGS;
+
 export interface RouteDef {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** Fastify-style path (`:param`); the client fills it in, OpenAPI shows `{param}`. */
   path: string;
   summary: string;
-  tag: string;
+  /** More than the summary says, when there is more; the document adds who may call it. */
+  description?: string;
+  tag: RouteTag;
   auth: RouteAuth;
   /** Required for `credential` and `session` routes (the server refuses to start without it). */
   workspace?: WorkspaceSource;

@@ -23,7 +23,9 @@ export function eventWebhooks(): Record<string, OpenAPIV3_1.PathItemObject> {
     post: {
       operationId: `event:${type}`,
       summary,
+      description: 'Sent to every active webhook of the workspace that subscribed to this event type, signed with its secret (the headers below). Hop is the caller: the receiver checks the signature, not a credential.',
       tags: ['events'],
+      security: [],
       parameters: DELIVERY_HEADERS,
       requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaId}` } } } },
       responses: {

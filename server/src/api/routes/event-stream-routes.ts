@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { EVENT_TYPES, EventStreamQuerySchema, WorkspaceParamsSchema, type RouteDef } from '@hop/shared';
 import type { ApiDeps } from '../define-route.js';
+import { errorResponsesOf } from '../error-responses.js';
+import { describeRoute } from '../route-description.js';
 import { enforceAccess } from '../plugins/access.js';
 import { validationError } from '../../domain/errors.js';
 
@@ -18,7 +20,11 @@ export async function eventStreamRoutes(app: FastifyInstance, deps: ApiDeps) {
     schema: {
       operationId: 'streamEvents', summary: ACCESS.summary, tags: [ACCESS.tag], security: [{ apiKey: [] }, { bearer: [] }],
       params: WorkspaceParamsSchema, querystring: EventStreamQuerySchema,
-      description: 'text/event-stream. First a `ready` event with the session secret; then each event with `id` (resume with Last-Event-ID), the signed headers and the raw body; `: ping` every 15 s.',
+      description: describeRoute({ ...ACCESS, description: 'text/event-stream. First a `ready` event with the session secret; then each event with `id` (resume with Last-Event-ID), the signed headers and the raw body; `: ping` every 15 s.' }),
+      response: {
+        200: { description: 'The stream, open until the client leaves', content: { 'text/event-stream': { schema: z.string() } } },
+        ...errorResponsesOf(ACCESS),
+      },
     },
     // The same hook as the table's routes: access, then both rate-limit buckets (one per stream opened).
     onRequest: async (req, reply) => enforceAccess(deps.services, deps.adminToken, ACCESS, req, reply),

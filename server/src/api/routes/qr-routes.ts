@@ -1,11 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { QrParamsSchema } from '@hop/shared';
 import { notFound } from '../../domain/errors.js';
 import { defineRoute, type ApiDeps } from '../define-route.js';
+import { errorResponsesOf } from '../error-responses.js';
+import { describeRoute } from '../route-description.js';
 
 /** A year: a record's image never changes (a new look is a new record, with a new URL). */
 const DOWNLOAD_CACHE = 'public, max-age=31536000, immutable';
+/** The bytes of an image or a PDF, as OpenAPI writes a binary body. */
+const image = z.custom<Buffer>((v) => Buffer.isBuffer(v)).meta({ type: 'string', format: 'binary' });
 
 export async function qrRoutes(app: FastifyInstance, deps: ApiDeps) {
   const { qr } = deps.services;
@@ -22,9 +27,15 @@ export async function qrRoutes(app: FastifyInstance, deps: ApiDeps) {
     schema: {
       operationId: 'downloadQrCode',
       summary: 'The QR code image (public, no credential): image/png, image/svg+xml or application/pdf',
+      description: describeRoute({ auth: 'public', description: 'The format is the one the code was created with. The bytes of a code never change: the answer is cacheable for a year, and `If-None-Match` with its ETag answers 304.' }),
       tags: ['qr'],
       security: [],
       params: QrParamsSchema,
+      response: {
+        200: { description: 'The image', content: { 'image/png': { schema: image }, 'image/svg+xml': { schema: image }, 'application/pdf': { schema: image } } },
+        304: z.null().describe('Not modified: the ETag sent in If-None-Match is the current one'),
+        ...errorResponsesOf({}, [], ['VALIDATION_ERROR', 'NOT_FOUND', 'INTERNAL_ERROR']),
+      },
     },
   }, async (req, reply) => {
     const render = await qr.download(req.params.qrId);
@@ -35,7 +46,7 @@ export async function qrRoutes(app: FastifyInstance, deps: ApiDeps) {
       .header('etag', etag)
       .header('content-disposition', `inline; filename="${render.filename}"`)
       .header('x-content-type-options', 'nosniff');
-    if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+    if (req.headers['if-none-match'] === etag) return reply.code(304).send(null);
     // An SVG is a document: it may not run scripts or load anything when opened directly.
     if (render.contentType.startsWith('image/svg')) reply.header('content-security-policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'");
     return reply.type(render.contentType).send(render.bytes);
