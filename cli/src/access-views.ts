@@ -1,23 +1,24 @@
 import type { ApiKey, CreatedApiKey, CreatedOAuthClient, Invite, Member, OAuthClient } from '@hop/shared';
-import type { Column } from './render.js';
+import { dateColumn, type Column } from './render.js';
+import { relativeTime } from './table-fit.js';
 
 export const apiKeyColumns: Column<ApiKey>[] = [
   { header: 'ID', value: (k) => k.id },
-  { header: 'NAME', value: (k) => k.name },
-  { header: 'PREFIX', value: (k) => `${k.prefix}…` },
-  { header: 'SCOPES', value: (k) => k.scopes },
-  { header: 'LAST USED', value: (k) => k.lastUsedAt ?? 'never' },
-  { header: 'CREATED', value: (k) => k.createdAt },
+  { header: 'NAME', value: (k) => k.name, cutTo: 10 },
+  { header: 'PREFIX', value: (k) => `${k.prefix}…`, drop: 4 },
+  { header: 'SCOPES', value: (k) => k.scopes, cutTo: 12, drop: 3 },
+  { header: 'LAST USED', value: (k) => k.lastUsedAt ?? 'never', shown: (k) => (k.lastUsedAt ? relativeTime(k.lastUsedAt) : 'never'), drop: 6 },
+  dateColumn('CREATED', (k) => k.createdAt),
 ];
 
 export const createdKeyRecord = (k: CreatedApiKey) => ({ id: k.id, name: k.name, scopes: k.scopes, workspaceId: k.workspaceId, key: k.key });
 
 export const oauthClientColumns: Column<OAuthClient>[] = [
   { header: 'CLIENT ID', value: (c) => c.clientId },
-  { header: 'NAME', value: (c) => c.name },
-  { header: 'TYPE', value: (c) => c.type },
-  { header: 'REDIRECT URIS', value: (c) => c.redirectUris },
-  { header: 'CREATED', value: (c) => c.createdAt },
+  { header: 'NAME', value: (c) => c.name, cutTo: 10 },
+  { header: 'TYPE', value: (c) => c.type, drop: 5 },
+  { header: 'REDIRECT URIS', value: (c) => c.redirectUris, cutTo: 16, drop: 3 },
+  dateColumn('CREATED', (c) => c.createdAt),
 ];
 
 export const oauthClientRecord = (c: CreatedOAuthClient) => ({
@@ -27,16 +28,16 @@ export const oauthClientRecord = (c: CreatedOAuthClient) => ({
 
 export const memberColumns: Column<Member>[] = [
   { header: 'USER ID', value: (m) => m.userId },
-  { header: 'EMAIL', value: (m) => m.email },
-  { header: 'NAME', value: (m) => m.name },
+  { header: 'EMAIL', value: (m) => m.email, cutTo: 16 },
+  { header: 'NAME', value: (m) => m.name, cutTo: 10, drop: 3 },
   { header: 'ROLE', value: (m) => m.role },
-  { header: 'JOINED', value: (m) => m.joinedAt },
+  dateColumn('JOINED', (m) => m.joinedAt),
 ];
 
 export const inviteColumns: Column<Invite>[] = [
   { header: 'ID', value: (i) => i.id },
-  { header: 'EMAIL', value: (i) => i.email },
+  { header: 'EMAIL', value: (i) => i.email, cutTo: 16 },
   { header: 'ROLE', value: (i) => i.role },
-  { header: 'EXPIRES', value: (i) => i.expiresAt },
-  { header: 'CREATED', value: (i) => i.createdAt },
+  dateColumn('EXPIRES', (i) => i.expiresAt, 5),
+  dateColumn('CREATED', (i) => i.createdAt),
 ];

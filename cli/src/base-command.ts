@@ -6,7 +6,8 @@ import { parseErrorLine } from './parse-errors.js';
 import { DEFAULT_RETRY, NO_RETRY, withRetry } from './api-retry.js';
 import { credentialKind, openConfigStore, resolveSettings, type ConfigStore, type Settings } from './config-store.js';
 import { refreshIfExpiring } from './oauth-login.js';
-import { printRecord } from './render.js';
+import { systemIO, type IO } from './io.js';
+import { printRecord, printTable, type Column } from './render.js';
 import { clean } from './text-hygiene.js';
 import { resolveWorkspace } from './workspace-ref.js';
 import { isLinkId, linkIdFor } from './link-ref.js';
@@ -36,6 +37,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected args!: CommandArgs<T>;
   protected store!: ConfigStore;
   protected settings!: Settings;
+  /** The one source of terminal facts (TTY, width, colour): see io.ts. */
+  protected readonly io: IO = systemIO();
   #client?: HopClient;
 
   public async init(): Promise<void> {
@@ -91,12 +94,22 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** A human can answer a prompt: stdin is a terminal and this is not a CI job. */
   protected get interactive(): boolean {
-    return Boolean(process.stdin.isTTY) && !process.env.CI;
+    return this.io.interactive;
   }
 
   /** Data goes to stdout; this is for messages and progress, which never belong in a pipe. */
   protected info(message: string): void {
-    if (!this.jsonEnabled()) process.stderr.write(`${message}\n`);
+    if (!this.jsonEnabled()) this.io.err(`${message}\n`);
+  }
+
+  /**
+   * A list as a table (see render.ts), nothing under --json; an empty list is one line on stderr
+   * saying so, never a lone header. `--wide`, where a command has it, shows every column in full.
+   */
+  protected async printList<R>(rows: readonly R[], columns: readonly Column<R>[], empty: string): Promise<void> {
+    if (this.jsonEnabled()) return;
+    if (!rows.length) return this.info(empty);
+    await printTable(this.io, rows, columns, { wide: Boolean((this.flags as { wide?: boolean }).wide) });
   }
 
   /**
@@ -106,8 +119,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    */
   protected showSecretOnce(record: Record<string, unknown>, secret: string): void {
     if (this.jsonEnabled()) return;
-    if (process.stdout.isTTY) printRecord(record);
-    else process.stdout.write(`${secret}\n`);
+    if (this.io.stdoutIsTTY) printRecord(this.io, record);
+    else this.io.out(`${secret}\n`);
   }
 
   protected async catch(err: Error & { exitCode?: number }): Promise<never> {

@@ -6,6 +6,9 @@ import { LINK_FIELDS, type LinkField } from '@hop/shared/link-fields';
 export const workspaceFlag = () =>
   Flags.string({ char: 'w', env: 'HOP_WORKSPACE', helpValue: '<id|slug>', description: 'workspace id or slug (default: the one chosen with `hop workspaces use`)' });
 
+/** `--wide` of list commands: every column in full (ids, exact times), however wide the terminal. */
+export const wideFlag = () => Flags.boolean({ description: 'every column in full (ids, exact times), even wider than the terminal' });
+
 export const yesFlag = () => Flags.boolean({ char: 'y', description: 'do not ask for confirmation' });
 
 const DURATION = /^(\d+)\s*(s|m|h|d|w)$/;

@@ -1,16 +1,16 @@
 import type { QrCode } from '@hop/shared';
-import type { Column } from './render.js';
+import { dateColumn, type Column } from './render.js';
 
 /** What `qr list` shows; `--json` has every field. */
 export const qrColumns: Column<QrCode>[] = [
   { header: 'ID', value: (q) => q.id },
   { header: 'FORMAT', value: (q) => q.format },
-  { header: 'SIZE', value: (q) => q.size },
-  { header: 'EC', value: (q) => q.errorCorrection },
-  { header: 'COLOURS', value: (q) => `${q.foregroundColor} on ${q.backgroundColor}` },
-  { header: 'LOGO', value: (q) => (q.logoUrl ? `${q.logoSize}%` : '') },
-  { header: 'DOWNLOAD', value: (q) => q.publicUrl },
-  { header: 'CREATED', value: (q) => q.createdAt },
+  { header: 'SIZE', value: (q) => q.size, drop: 5 },
+  { header: 'EC', value: (q) => q.errorCorrection, drop: 6 },
+  { header: 'COLOURS', value: (q) => `${q.foregroundColor} on ${q.backgroundColor}`, drop: 7 },
+  { header: 'LOGO', value: (q) => (q.logoUrl ? `${q.logoSize}%` : ''), drop: 8 },
+  { header: 'DOWNLOAD', value: (q) => q.publicUrl, cutTo: 20, drop: 3 },
+  dateColumn('CREATED', (q) => q.createdAt),
 ];
 
 export const qrRecord = (q: QrCode) => ({

@@ -3,20 +3,35 @@
  * tab-separated line per row with no header, so `cut`, `awk` and `while read` just work.
  * Commands do not call these under --json: oclif prints the returned data instead.
  */
+import type { IO } from './io.js';
 import { cleanLine } from './text-hygiene.js';
+import { fitColumns, PADDING, relativeTime } from './table-fit.js';
 
 export interface Column<T> {
   header: string;
+  /** The value piped (tab-separated) and, unless `shown` is set, on a terminal. */
   value: (row: T) => unknown;
+  /** What a terminal shows instead, e.g. a relative date (`--wide` shows `value`). */
+  shown?: (row: T) => unknown;
+  /** On a terminal only with `--wide`; piped rows always have it. */
+  wide?: boolean;
+  /** Only on a terminal: piped rows keep the columns scripts read by position. */
+  terminalOnly?: boolean;
+  /** Cut with … down to this width before any column is dropped (see table-fit.ts). */
+  cutTo?: number;
+  /** When a table does not fit, columns are dropped highest first; never when absent. */
+  drop?: number;
 }
+
+/** A date column that a terminal shows as `5m ago` (`--wide` and pipes: the ISO time), dropped first. */
+export const dateColumn = <T>(header: string, value: (row: T) => string | null | undefined, drop = 9): Column<T> => ({
+  header, value, shown: (row) => relativeTime(value(row)), drop,
+});
 
 const TABLE_CHARS = [
   'top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right',
   'left', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid', 'middle',
 ] as const;
-
-/** Colours only on a terminal, and never when NO_COLOR is set to anything (no-color.org). */
-export const useColor = () => !process.env.NO_COLOR && Boolean(process.stdout.isTTY) && process.env.TERM !== 'dumb';
 
 /** A value as one line of visible text (no control characters: see text-hygiene.ts). */
 function cell(value: unknown): string {
@@ -25,51 +40,43 @@ function cell(value: unknown): string {
   return cleanLine(String(value));
 }
 
-const PADDING = 2;
-
-/**
- * Column widths that fit `columns` terminal cells: the widest column gives up room first, never
- * below 8 characters (as gh does, the rest is cut with …).
- */
-export function fitWidths(natural: readonly number[], columns: number): number[] {
-  const widths = [...natural];
-  const total = () => widths.reduce((a, w) => a + w + PADDING, 0) - PADDING;
-  while (total() > columns) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if (widths[widest] <= 8) break;
-    widths[widest] -= 1;
-  }
-  return widths;
-}
-
 const cut = (text: string, width: number) => ([...text].length > width ? `${[...text].slice(0, width - 1).join('')}…` : text);
 
-export async function printTable<T>(rows: readonly T[], columns: readonly Column<T>[]): Promise<void> {
-  const cells = rows.map((row) => columns.map((c) => cell(c.value(row))));
-  if (!process.stdout.isTTY) {
-    for (const line of cells) process.stdout.write(`${line.join('\t')}\n`);
+/**
+ * Piped: one tab-separated line per row, no header, every column but the terminal-only ones. On
+ * a terminal: a borderless table (cli-table3, loaded only then) that fits the width of `io`,
+ * cutting and dropping columns as each declares; with `wide`, every column in full.
+ */
+export async function printTable<T>(io: IO, rows: readonly T[], columns: readonly Column<T>[], opts: { wide?: boolean } = {}): Promise<void> {
+  if (!io.stdoutIsTTY) {
+    const piped = columns.filter((c) => !c.terminalOnly);
+    for (const row of rows) io.out(`${piped.map((c) => cell(c.value(row))).join('\t')}\n`);
     return;
   }
-  const natural = columns.map((c, i) => Math.max(c.header.length, ...cells.map((r) => [...r[i]].length)));
-  const widths = fitWidths(natural, process.stdout.columns || 80);
+  if (!rows.length) return;
+  const visible = columns.filter((c) => opts.wide || !c.wide);
+  const cells = rows.map((row) => visible.map((c) => cell((!opts.wide && c.shown ? c.shown : c.value)(row))));
+  const natural = visible.map((c, i) => Math.max(c.header.length, ...cells.map((r) => [...r[i]].length)));
+  const { shown, widths } = opts.wide
+    ? { shown: visible.map((_, i) => i), widths: natural }
+    : fitColumns(visible.map((c, i) => ({ natural: natural[i], cutTo: c.cutTo, drop: c.drop })), io.columns);
   const { default: Table } = await import('cli-table3');
   const table = new Table({
-    head: columns.map((c, i) => cut(c.header, widths[i])),
+    head: shown.map((i) => cut(visible[i].header, widths[i])),
     // Borderless, like `gh`: columns aligned, nothing to strip when copying a value.
     chars: Object.fromEntries(TABLE_CHARS.map((c) => [c, ''])),
-    style: { head: useColor() ? ['bold'] : [], border: [], 'padding-left': 0, 'padding-right': PADDING },
+    style: { head: io.color ? ['bold'] : [], border: [], 'padding-left': 0, 'padding-right': PADDING },
   });
-  table.push(...cells.map((r) => r.map((c, i) => cut(c, widths[i]))));
+  table.push(...cells.map((r) => shown.map((i) => cut(r[i], widths[i]))));
   // cli-table3 pads every line to the full width: trailing spaces would wrap a narrow terminal.
-  process.stdout.write(`${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`);
+  io.out(`${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`);
 }
 
 /** One resource: `key  value` lines on a terminal, `key<TAB>value` when piped. */
-export function printRecord(entries: Record<string, unknown>): void {
+export function printRecord(io: IO, entries: Record<string, unknown>): void {
   const width = Math.max(...Object.keys(entries).map((k) => k.length));
-  const sep = process.stdout.isTTY ? null : '\t';
   for (const [key, value] of Object.entries(entries)) {
-    process.stdout.write(`${sep ? key + sep : key.padEnd(width + 2)}${cell(value)}\n`);
+    io.out(`${io.stdoutIsTTY ? key.padEnd(width + 2) : `${key}\t`}${cell(value)}\n`);
   }
 }
 
@@ -86,7 +93,7 @@ const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
  * Horizontal bars drawn with block characters, in eighths of a cell, the longest filling what the
  * terminal leaves after the labels and notes. A non-zero value always shows at least a sliver.
  */
-export function barChart(input: readonly Bar[], columns = process.stdout.columns || 80): string[] {
+export function barChart(input: readonly Bar[], columns: number): string[] {
   if (!input.length) return [];
   const bars = input.map((b) => ({ ...b, label: cleanLine(b.label) }));
   const labelWidth = Math.max(...bars.map((b) => b.label.length));
@@ -103,14 +110,14 @@ export function barChart(input: readonly Bar[], columns = process.stdout.columns
 }
 
 /** A titled bar chart on stdout (terminal output; piped output is rows instead). */
-export function printBarChart(title: string, bars: readonly Bar[]): void {
-  const heading = useColor() ? `\x1b[1m${title}\x1b[22m` : title;
-  process.stdout.write(`\n${heading}\n`);
-  const lines = barChart(bars);
-  process.stdout.write(lines.length ? `${lines.join('\n')}\n` : '(none)\n');
+export function printBarChart(io: IO, title: string, bars: readonly Bar[]): void {
+  const heading = io.color ? `\x1b[1m${title}\x1b[22m` : title;
+  io.out(`\n${heading}\n`);
+  const lines = barChart(bars, io.columns);
+  io.out(lines.length ? `${lines.join('\n')}\n` : '(none)\n');
 }
 
 /** Rows as tab-separated lines with no header: what a pipe gets instead of a table or a chart. */
-export function printRows(rows: readonly (readonly unknown[])[]): void {
-  for (const row of rows) process.stdout.write(`${row.map((c) => cell(c)).join('\t')}\n`);
+export function printRows(io: IO, rows: readonly (readonly unknown[])[]): void {
+  for (const row of rows) io.out(`${row.map((c) => cell(c)).join('\t')}\n`);
 }

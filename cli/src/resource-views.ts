@@ -1,24 +1,30 @@
 import type { Domain, Link, TagSummary, Workspace } from '@hop/shared';
-import type { Column } from './render.js';
+import { dateColumn, type Column } from './render.js';
 
-/** What `links list` shows; `--json` has every field. */
+/**
+ * What `links list` shows: on a terminal the slug and short URL in full, then the destination
+ * (cut first), clicks and a relative date (dropped in turn when the width runs out); `--wide`
+ * adds the id, tags and status. Piped rows keep id, short URL, destination, tags, clicks, status,
+ * created. `--json` has every field.
+ */
 export const linkColumns: Column<Link>[] = [
-  { header: 'ID', value: (l) => l.id },
+  { header: 'ID', value: (l) => l.id, wide: true },
+  { header: 'SLUG', value: (l) => l.slug, terminalOnly: true },
   { header: 'SHORT URL', value: (l) => l.shortUrl },
-  { header: 'DESTINATION', value: (l) => l.url },
-  { header: 'TAGS', value: (l) => l.tags },
-  { header: 'CLICKS', value: (l) => l.clicks },
-  { header: 'STATUS', value: (l) => l.status },
-  { header: 'CREATED', value: (l) => l.createdAt },
+  { header: 'DESTINATION', value: (l) => l.url, cutTo: 16, drop: 3 },
+  { header: 'TAGS', value: (l) => l.tags, wide: true },
+  { header: 'CLICKS', value: (l) => l.clicks, drop: 5 },
+  { header: 'STATUS', value: (l) => l.status, wide: true },
+  dateColumn('CREATED', (l) => l.createdAt),
 ];
 
 export const workspaceColumns = (defaultId?: string): Column<Workspace>[] => [
   { header: '', value: (w) => (w.id === defaultId ? '*' : '') },
-  { header: 'ID', value: (w) => w.id },
+  { header: 'ID', value: (w) => w.id, wide: true },
   { header: 'SLUG', value: (w) => w.slug },
-  { header: 'NAME', value: (w) => w.name },
-  { header: 'ROLE', value: (w) => w.role },
-  { header: 'PLAN', value: (w) => w.plan },
+  { header: 'NAME', value: (w) => w.name, cutTo: 12, drop: 3 },
+  { header: 'ROLE', value: (w) => w.role, drop: 5 },
+  { header: 'PLAN', value: (w) => w.plan, drop: 7 },
 ];
 
 /** A link as `key value` lines, in the order a reader wants them. */
@@ -41,12 +47,12 @@ export const linkRecord = (l: Link) => ({
 
 /** What `domains list` shows: enough to create the TXT record from the table. */
 export const domainColumns: Column<Domain>[] = [
-  { header: 'ID', value: (d) => d.id },
+  { header: 'ID', value: (d) => d.id, wide: true },
   { header: 'NAME', value: (d) => d.name },
   { header: 'VERIFIED', value: (d) => (d.verified ? 'yes' : 'no') },
-  { header: 'TXT NAME', value: (d) => d.verification.name },
-  { header: 'TXT VALUE', value: (d) => d.verification.value },
-  { header: 'CREATED', value: (d) => d.createdAt },
+  { header: 'TXT NAME', value: (d) => d.verification.name, cutTo: 20 },
+  { header: 'TXT VALUE', value: (d) => d.verification.value, cutTo: 20 },
+  dateColumn('CREATED', (d) => d.createdAt),
 ];
 
 export const domainRecord = (d: Domain) => ({

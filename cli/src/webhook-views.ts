@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { EVENT_TYPES, type Delivery, type Webhook } from '@hop/shared';
-import type { Column } from './render.js';
+import { dateColumn, type Column } from './render.js';
 
 /** `--event` of `webhooks create` and `update`: repeat for several. */
 export const eventFlag = (required = false) =>
@@ -8,11 +8,11 @@ export const eventFlag = (required = false) =>
 
 export const webhookColumns: Column<Webhook>[] = [
   { header: 'ID', value: (w) => w.id },
-  { header: 'URL', value: (w) => w.url },
-  { header: 'EVENTS', value: (w) => w.events },
+  { header: 'URL', value: (w) => w.url, cutTo: 20 },
+  { header: 'EVENTS', value: (w) => w.events, cutTo: 12, drop: 3 },
   { header: 'ACTIVE', value: (w) => (w.isActive ? 'yes' : w.disabledAt ? 'disabled' : 'no') },
-  { header: 'FAILURES', value: (w) => w.consecutiveFailures },
-  { header: 'CREATED', value: (w) => w.createdAt },
+  { header: 'FAILURES', value: (w) => w.consecutiveFailures, drop: 5 },
+  dateColumn('CREATED', (w) => w.createdAt),
 ];
 
 export const webhookRecord = (w: Webhook) => ({
@@ -35,12 +35,12 @@ const lastAttempt = (d: Delivery) => {
 
 export const deliveryColumns: Column<Delivery>[] = [
   { header: 'ID', value: (d) => d.id },
-  { header: 'EVENT', value: (d) => d.eventType },
+  { header: 'EVENT', value: (d) => d.eventType, cutTo: 12 },
   { header: 'STATUS', value: (d) => d.status },
-  { header: 'ATTEMPTS', value: (d) => d.attempts.length },
-  { header: 'LAST ANSWER', value: lastAttempt },
-  { header: 'NEXT ATTEMPT', value: (d) => d.nextAttemptAt },
-  { header: 'CREATED', value: (d) => d.createdAt },
+  { header: 'ATTEMPTS', value: (d) => d.attempts.length, drop: 4 },
+  { header: 'LAST ANSWER', value: lastAttempt, cutTo: 12, drop: 3 },
+  dateColumn('NEXT ATTEMPT', (d) => d.nextAttemptAt, 6),
+  dateColumn('CREATED', (d) => d.createdAt),
 ];
 
 export const deliveryRecord = (d: Delivery) => ({

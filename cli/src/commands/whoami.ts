@@ -66,7 +66,7 @@ export default class Whoami extends BaseCommand<typeof Whoami> {
     };
     result.usage = await this.usageOf(result.workspace);
     if (!this.jsonEnabled()) {
-      printRecord({
+      printRecord(this.io, {
         user: `${user.name} <${user.email}>`, userId: user.id, apiUrl,
         workspace: workspace ? `${workspace.slug ?? ''} (${workspace.id})`.trim() : 'none selected (hop workspaces use <slug>)',
         credential: `${credentialKind} (from ${credentialSource})`,

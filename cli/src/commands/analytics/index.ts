@@ -4,6 +4,7 @@ import { BaseCommand } from '../../base-command.js';
 import { linkIdFor } from '../../link-ref.js';
 import { UsageError } from '../../errors.js';
 import { parseTime, workspaceFlag } from '../../flags.js';
+import type { IO } from '../../io.js';
 import { printBarChart, printRecord, printRows, type Bar } from '../../render.js';
 
 const DAY_MS = 86_400_000;
@@ -55,8 +56,8 @@ export default class AnalyticsShow extends BaseCommand<typeof AnalyticsShow> {
       ? await this.api.call('getLinkAnalytics', { params: { workspaceId, linkId: await linkIdFor(this.api, workspaceId, link) }, query })
       : await this.api.call('getWorkspaceAnalytics', { params: { workspaceId }, query: { ...query, domain: f.domain, tags: f.tag?.join(',') } });
     if (!this.jsonEnabled()) {
-      if (process.stdout.isTTY) printChart(data, f['group-by']);
-      else printRows(plainRows(data, f['group-by']));
+      if (this.io.stdoutIsTTY) printChart(this.io, data, f['group-by']);
+      else printRows(this.io, plainRows(data, f['group-by']));
     }
     return data;
   }
@@ -91,25 +92,25 @@ const entryBar = (dimension: string) => (e: BreakdownEntry): Bar => ({
 });
 
 /** On a terminal: totals, the series (or groups) as bars, and the top 5 of each breakdown. */
-function printChart(a: Analytics, groupBy: string | undefined): void {
+function printChart(io: IO, a: Analytics, groupBy: string | undefined): void {
   const days = Math.round((Date.parse(a.end) - Date.parse(a.start)) / DAY_MS) + 1;
-  printRecord({
+  printRecord(io, {
     clicks: a.totalClicks,
     'unique clicks': a.uniqueClicks,
     'failed password attempts': a.failedPasswordAttempts,
     range: `${a.start} → ${a.end} (${days} day${days === 1 ? '' : 's'})`,
   });
-  if (a.groups) printBarChart(`Clicks by ${groupBy}`, a.groups.map(entryBar(groupBy ?? '')));
+  if (a.groups) printBarChart(io, `Clicks by ${groupBy}`, a.groups.map(entryBar(groupBy ?? '')));
   if (a.timeseries) {
     const { unit, points } = bucketSeries(a.timeseries);
-    printBarChart(`Clicks per ${unit}`, points.map((p) => ({ label: p.date, value: p.clicks, note: clicksNote(p.clicks, p.uniqueClicks) })));
+    printBarChart(io, `Clicks per ${unit}`, points.map((p) => ({ label: p.date, value: p.clicks, note: clicksNote(p.clicks, p.uniqueClicks) })));
   }
   for (const [field, name, title] of BREAKDOWNS) {
     const entries = a[field];
-    if (entries) printBarChart(`${title} (top 5)`, entries.slice(0, 5).map(entryBar(name)));
+    if (entries) printBarChart(io, `${title} (top 5)`, entries.slice(0, 5).map(entryBar(name)));
   }
   if (a.topLinks) {
-    printBarChart('Top links', a.topLinks.slice(0, 5).map((l) => ({
+    printBarChart(io, 'Top links', a.topLinks.slice(0, 5).map((l) => ({
       label: l.shortUrl.replace(/^https?:\/\//, ''), value: l.clicks, note: clicksNote(l.clicks, l.uniqueClicks),
     })));
   }

@@ -15,7 +15,7 @@ export default class DomainsAdd extends BaseCommand<typeof DomainsAdd> {
   async run(): Promise<Domain> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const { data } = await this.api.call('addDomain', { params: { workspaceId }, body: { name: this.args.name } });
-    if (!this.jsonEnabled()) printRecord(domainRecord(data));
+    if (!this.jsonEnabled()) printRecord(this.io, domainRecord(data));
     this.info(`Next: add a TXT record ${data.verification.name} = "${data.verification.value}", then run \`hop domains verify ${data.name}\``);
     return data;
   }

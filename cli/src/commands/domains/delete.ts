@@ -23,7 +23,7 @@ export default class DomainsDelete extends BaseCommand<typeof DomainsDelete> {
     }
     const { data } = await this.api.call('deleteDomain', { params: { workspaceId, domainId } });
     this.info(`Removed ${data.name} (${data.id})`);
-    if (!this.jsonEnabled() && !process.stdout.isTTY) process.stdout.write(`${data.id}\n`);
+    if (!this.jsonEnabled() && !this.io.stdoutIsTTY) this.io.out(`${data.id}\n`);
     return data;
   }
 }

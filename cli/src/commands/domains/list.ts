@@ -1,7 +1,6 @@
 import type { Domain } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { workspaceFlag } from '../../flags.js';
-import { printTable } from '../../render.js';
+import { wideFlag, workspaceFlag } from '../../flags.js';
 import { domainColumns } from '../../resource-views.js';
 
 export default class DomainsList extends BaseCommand<typeof DomainsList> {
@@ -10,13 +9,12 @@ export default class DomainsList extends BaseCommand<typeof DomainsList> {
     '<%= config.bin %> domains list',
     '<%= config.bin %> domains list --json',
   ];
-  static flags = { workspace: workspaceFlag() };
+  static flags = { workspace: workspaceFlag(), wide: wideFlag() };
 
   async run(): Promise<Domain[]> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const { data } = await this.api.paginate('listDomains', { params: { workspaceId }, query: { limit: 100 } });
-    if (!this.jsonEnabled()) await printTable(data, domainColumns);
-    if (!data.length) this.info('No domains: add one with `hop domains add <name>`');
+    await this.printList(data, domainColumns, 'No domains: add one with `hop domains add <name>`');
     return data;
   }
 }

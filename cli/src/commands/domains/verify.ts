@@ -17,7 +17,7 @@ export default class DomainsVerify extends BaseCommand<typeof DomainsVerify> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const domainId = await domainIdFor(this.api, workspaceId, this.args.domain);
     const { data } = await this.api.call('verifyDomain', { params: { workspaceId, domainId } });
-    if (!this.jsonEnabled()) printRecord(domainRecord(data));
+    if (!this.jsonEnabled()) printRecord(this.io, domainRecord(data));
     this.info(`Verified ${data.name}: create links on it with --domain ${data.name}`);
     return data;
   }

@@ -17,7 +17,7 @@ export default class InvitesCreate extends BaseCommand<typeof InvitesCreate> {
   async run(): Promise<CreatedInvite> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const { data } = await this.api.call('createInvite', { params: { workspaceId }, body: { email: this.args.email, role: this.flags.role as Role } });
-    if (!this.jsonEnabled()) printRecord({ id: data.id, email: data.email, role: data.role, expiresAt: data.expiresAt, token: data.token, acceptUrl: data.acceptUrl });
+    if (!this.jsonEnabled()) printRecord(this.io, { id: data.id, email: data.email, role: data.role, expiresAt: data.expiresAt, token: data.token, acceptUrl: data.acceptUrl });
     this.info(`They accept with \`hop invites accept ${data.token}\` once logged in as ${data.email}`);
     return data;
   }

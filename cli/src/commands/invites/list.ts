@@ -1,7 +1,6 @@
 import type { Invite } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { workspaceFlag } from '../../flags.js';
-import { printTable } from '../../render.js';
+import { wideFlag, workspaceFlag } from '../../flags.js';
 import { inviteColumns } from '../../access-views.js';
 
 export default class InvitesList extends BaseCommand<typeof InvitesList> {
@@ -10,13 +9,12 @@ export default class InvitesList extends BaseCommand<typeof InvitesList> {
     '<%= config.bin %> invites list',
     '<%= config.bin %> invites list --json',
   ];
-  static flags = { workspace: workspaceFlag() };
+  static flags = { workspace: workspaceFlag(), wide: wideFlag() };
 
   async run(): Promise<Invite[]> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const { data } = await this.api.paginate('listInvites', { params: { workspaceId }, query: { limit: 100 } });
-    if (!this.jsonEnabled()) await printTable(data, inviteColumns);
-    if (!data.length) this.info('No pending invites');
+    await this.printList(data, inviteColumns, 'No pending invites');
     return data;
   }
 }

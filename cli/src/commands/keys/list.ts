@@ -1,7 +1,6 @@
 import type { ApiKey } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { workspaceFlag } from '../../flags.js';
-import { printTable } from '../../render.js';
+import { wideFlag, workspaceFlag } from '../../flags.js';
 import { apiKeyColumns } from '../../access-views.js';
 
 export default class KeysList extends BaseCommand<typeof KeysList> {
@@ -10,13 +9,12 @@ export default class KeysList extends BaseCommand<typeof KeysList> {
     '<%= config.bin %> keys list',
     '<%= config.bin %> keys list -w acme --json',
   ];
-  static flags = { workspace: workspaceFlag() };
+  static flags = { workspace: workspaceFlag(), wide: wideFlag() };
 
   async run(): Promise<ApiKey[]> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const { data } = await this.api.paginate('listApiKeys', { params: { workspaceId }, query: { limit: 100 } });
-    if (!this.jsonEnabled()) await printTable(data, apiKeyColumns);
-    if (!data.length) this.info('No API keys: create one with `hop keys create --name <name> --scope <scope>`');
+    await this.printList(data, apiKeyColumns, 'No API keys: create one with `hop keys create --name <name> --scope <scope>`');
     return data;
   }
 }

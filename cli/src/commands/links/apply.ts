@@ -73,7 +73,7 @@ export default class LinksApply extends BaseCommand<typeof LinksApply> {
     const json = this.jsonEnabled();
     if (planOnly) {
       if (json) for (const item of items) process.stdout.write(`${JSON.stringify({ ...lineOf(item), success: undefined, planned: true })}\n`);
-      else process.stdout.write(`${renderPlan(items, defaultDomain, Boolean(process.stdout.isTTY) && !process.env.NO_COLOR)}\n`);
+      else process.stdout.write(`${renderPlan(items, defaultDomain, this.io.color)}\n`);
       return;
     }
     if (!json) process.stderr.write(`${renderPlan(items, defaultDomain, Boolean(process.stderr.isTTY) && !process.env.NO_COLOR)}\n`);

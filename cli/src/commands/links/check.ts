@@ -42,11 +42,11 @@ export default class LinksCheck extends BaseCommand<typeof LinksCheck> {
     if (this.jsonEnabled()) {
       if (failing.length) process.stdout.write(`${JSON.stringify(checked, null, 2)}\n`);
     } else {
-      await printTable(checked, [
+      await printTable(this.io, checked, [
         { header: 'HEALTH', value: (l) => l.health?.status ?? '' },
         { header: 'CODE', value: (l) => l.health?.statusCode ?? '' },
         { header: 'SHORT URL', value: (l) => l.shortUrl },
-        { header: 'DESTINATION', value: (l) => l.url },
+        { header: 'DESTINATION', value: (l) => l.url, cutTo: 16 },
       ]);
     }
     if (failing.length) {

@@ -35,7 +35,7 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
       idempotencyKey: this.flags['idempotency-key'] ?? randomUUID(),
     });
     if (!this.jsonEnabled()) process.stdout.write(`${data.shortUrl}\n`);
-    if (process.stdout.isTTY) this.info(`Created ${data.id} → ${data.url}`);
+    if (this.io.stdoutIsTTY) this.info(`Created ${data.id} → ${data.url}`);
     return data;
   }
 }

@@ -24,7 +24,7 @@ export default class LinksDelete extends BaseCommand<typeof LinksDelete> {
     }
     const { data } = await this.api.call('deleteLink', { params: { workspaceId, linkId } });
     this.info(`Deleted ${data.shortUrl} (${data.id})`);
-    if (!this.jsonEnabled() && !process.stdout.isTTY) process.stdout.write(`${data.id}\n`);
+    if (!this.jsonEnabled() && !this.io.stdoutIsTTY) this.io.out(`${data.id}\n`);
     return data;
   }
 }

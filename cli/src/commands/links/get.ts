@@ -15,7 +15,7 @@ export default class LinksGet extends BaseCommand<typeof LinksGet> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const linkId = await this.resolveLinkId(this.args.linkId, this.flags.workspace);
     const { data } = await this.api.call('getLink', { params: { workspaceId, linkId } });
-    if (!this.jsonEnabled()) printRecord(linkRecord(data));
+    if (!this.jsonEnabled()) printRecord(this.io, linkRecord(data));
     return data;
   }
 }

@@ -1,7 +1,6 @@
 import type { Link, ListLinksQuery } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { linkListFlags, workspaceFlag } from '../../flags.js';
-import { printTable } from '../../render.js';
+import { linkListFlags, wideFlag, workspaceFlag } from '../../flags.js';
 import { linkColumns } from '../../resource-views.js';
 
 export default class LinksList extends BaseCommand<typeof LinksList> {
@@ -11,7 +10,7 @@ export default class LinksList extends BaseCommand<typeof LinksList> {
     '<%= config.bin %> links list -q launch --json',
     '<%= config.bin %> links list --all --created-after 7d',
   ];
-  static flags = { workspace: workspaceFlag(), ...linkListFlags() };
+  static flags = { workspace: workspaceFlag(), ...linkListFlags(), wide: wideFlag() };
 
   async run(): Promise<Link[]> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
@@ -22,8 +21,8 @@ export default class LinksList extends BaseCommand<typeof LinksList> {
     const { data: links, nextCursor: cursor } = await this.api.paginate('listLinks', {
       params: { workspaceId }, query: { ...query, cursor: this.flags.cursor },
     }, { maxPages: all ? undefined : 1 });
-    if (!this.jsonEnabled()) await printTable(links, linkColumns);
-    if (!links.length) this.info('No links');
+    const filtered = Boolean(domain || tag || search || this.flags['created-after'] || this.flags.cursor);
+    await this.printList(links, linkColumns, filtered ? 'No links match' : 'No links in this workspace: create one with `hop links create <url>`');
     // After the table, where the eye ends; on stderr, so `--json` output stays exactly the list.
     if (cursor) process.stderr.write(`More links: add --cursor ${cursor} (or --all)\n`);
     return links;

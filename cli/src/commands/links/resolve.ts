@@ -32,7 +32,7 @@ export default class LinksResolve extends BaseCommand<typeof LinksResolve> {
     const { country, device, os, browser, language, ua, ip, at } = this.flags;
     const query = Object.fromEntries(Object.entries({ country, device, os, browser, language, ua, ip, at }).filter(([, v]) => v !== undefined));
     const { data } = await this.api.call('resolveLink', { params: { workspaceId, linkId }, query });
-    if (!this.jsonEnabled()) printRecord({ url: data.url ?? '(an error page)', target: data.target, reason: data.reason });
+    if (!this.jsonEnabled()) printRecord(this.io, { url: data.url ?? '(an error page)', target: data.target, reason: data.reason });
     return data;
   }
 }

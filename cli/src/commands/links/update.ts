@@ -39,7 +39,7 @@ export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
     const { data } = this.flags.workspace
       ? await this.api.call('updateLink', { params: { workspaceId: await this.workspaceId(this.flags.workspace), linkId }, body })
       : await this.api.call('updateLinkById', { params: { linkId }, body });
-    if (!this.jsonEnabled()) printRecord(linkRecord(data));
+    if (!this.jsonEnabled()) printRecord(this.io, linkRecord(data));
     return data;
   }
 

@@ -1,7 +1,6 @@
 import type { Member } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { workspaceFlag } from '../../flags.js';
-import { printTable } from '../../render.js';
+import { wideFlag, workspaceFlag } from '../../flags.js';
 import { memberColumns } from '../../access-views.js';
 
 export default class MembersList extends BaseCommand<typeof MembersList> {
@@ -10,12 +9,12 @@ export default class MembersList extends BaseCommand<typeof MembersList> {
     '<%= config.bin %> members list',
     '<%= config.bin %> members list --json',
   ];
-  static flags = { workspace: workspaceFlag() };
+  static flags = { workspace: workspaceFlag(), wide: wideFlag() };
 
   async run(): Promise<Member[]> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const { data } = await this.api.paginate('listMembers', { params: { workspaceId }, query: { limit: 100 } });
-    if (!this.jsonEnabled()) await printTable(data, memberColumns);
+    await this.printList(data, memberColumns, 'No members');
     return data;
   }
 }

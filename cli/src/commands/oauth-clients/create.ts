@@ -23,7 +23,7 @@ export default class OAuthClientsCreate extends BaseCommand<typeof OAuthClientsC
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const body = { name: this.flags.name, type: this.flags.type as 'confidential' | 'public', redirectUris: this.flags['redirect-uri'] };
     const { data } = await this.api.call('createOAuthClient', { params: { workspaceId }, body });
-    if (!this.jsonEnabled()) printRecord(oauthClientRecord(data));
+    if (!this.jsonEnabled()) printRecord(this.io, oauthClientRecord(data));
     if (data.clientSecret) this.info('This is the only time the client secret is shown: store it now.');
     return data;
   }

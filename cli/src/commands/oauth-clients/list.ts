@@ -1,7 +1,6 @@
 import type { OAuthClient } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { workspaceFlag } from '../../flags.js';
-import { printTable } from '../../render.js';
+import { wideFlag, workspaceFlag } from '../../flags.js';
 import { oauthClientColumns } from '../../access-views.js';
 
 export default class OAuthClientsList extends BaseCommand<typeof OAuthClientsList> {
@@ -10,13 +9,12 @@ export default class OAuthClientsList extends BaseCommand<typeof OAuthClientsLis
     '<%= config.bin %> oauth-clients list',
     '<%= config.bin %> oauth-clients list --json',
   ];
-  static flags = { workspace: workspaceFlag() };
+  static flags = { workspace: workspaceFlag(), wide: wideFlag() };
 
   async run(): Promise<OAuthClient[]> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const { data } = await this.api.paginate('listOAuthClients', { params: { workspaceId }, query: { limit: 100 } });
-    if (!this.jsonEnabled()) await printTable(data, oauthClientColumns);
-    if (!data.length) this.info('No OAuth clients: register one with `hop oauth-clients create`');
+    await this.printList(data, oauthClientColumns, 'No OAuth clients: register one with `hop oauth-clients create`');
     return data;
   }
 }

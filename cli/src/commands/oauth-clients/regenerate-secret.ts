@@ -16,7 +16,7 @@ export default class OAuthClientsRegenerateSecret extends BaseCommand<typeof OAu
   async run(): Promise<CreatedOAuthClient> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const { data } = await this.api.call('regenerateOAuthClientSecret', { params: { workspaceId, clientId: this.args.clientId } });
-    if (!this.jsonEnabled()) printRecord(oauthClientRecord(data));
+    if (!this.jsonEnabled()) printRecord(this.io, oauthClientRecord(data));
     this.info('This is the only time the new secret is shown: store it now.');
     return data;
   }

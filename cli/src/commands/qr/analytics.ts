@@ -15,10 +15,10 @@ export default class QrAnalyticsCommand extends BaseCommand<typeof QrAnalyticsCo
   async run(): Promise<QrAnalytics> {
     const { data } = await this.api.call('getQrAnalytics', { params: { qrId: this.args.qrId }, query: { days: this.flags.days } });
     if (this.jsonEnabled()) return data;
-    printRecord({ period: `${data.start} .. ${data.end}`, totalScans: data.totalScans, uniqueScans: data.uniqueScans });
+    printRecord(this.io, { period: `${data.start} .. ${data.end}`, totalScans: data.totalScans, uniqueScans: data.uniqueScans });
     if (data.scansByCountry.length) {
-      process.stdout.write('\n');
-      await printTable(data.scansByCountry, [
+      this.io.out('\n');
+      await printTable(this.io, data.scansByCountry, [
         { header: 'COUNTRY', value: (c) => c.country ?? 'unknown' },
         { header: 'SCANS', value: (c) => c.scans },
       ]);

@@ -37,7 +37,7 @@ export default class QrCreate extends BaseCommand<typeof QrCreate> {
     };
     const { data } = await this.api.call('createQrCode', { params: { linkId: await this.resolveLinkId(this.args.link, f.workspace) }, body });
     if (this.jsonEnabled()) return data;
-    if (process.stdout.isTTY) printRecord(qrRecord(data));
+    if (this.io.stdoutIsTTY) printRecord(this.io, qrRecord(data));
     else process.stdout.write(`${data.publicUrl}\n`);
     this.info(`Created ${data.id}: download it with \`hop qr download ${data.id}\``);
     return data;

@@ -21,7 +21,7 @@ export default class QrDelete extends BaseCommand<typeof QrDelete> {
     }
     const { data } = await this.api.call('deleteQrCode', { params: { qrId } });
     this.info(`Deleted ${data.id}`);
-    if (!this.jsonEnabled() && !process.stdout.isTTY) process.stdout.write(`${data.id}\n`);
+    if (!this.jsonEnabled() && !this.io.stdoutIsTTY) this.io.out(`${data.id}\n`);
     return data;
   }
 }

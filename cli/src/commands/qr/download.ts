@@ -49,7 +49,7 @@ export default class QrDownload extends BaseCommand<typeof QrDownload> {
     const suggested = /filename="([^"/\\]+)"/.exec(disposition)?.[1] ?? `${qrId}.bin`;
     let output = this.flags.output;
     // Under --json, stdout holds the record: the image always goes to a file.
-    if (!output) output = process.stdout.isTTY || this.jsonEnabled() ? suggested : '-';
+    if (!output) output = this.io.stdoutIsTTY || this.jsonEnabled() ? suggested : '-';
     if (output === '-') {
       if (this.jsonEnabled()) throw new UsageError('--json prints a record on stdout: write the image with --output FILE');
       await pipeline(res.body, process.stdout);

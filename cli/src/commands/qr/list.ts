@@ -1,8 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { QrCode } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { printTable } from '../../render.js';
-import { workspaceFlag } from '../../flags.js';
+import { wideFlag, workspaceFlag } from '../../flags.js';
 import { qrColumns } from '../../qr-views.js';
 
 export default class QrList extends BaseCommand<typeof QrList> {
@@ -11,6 +10,7 @@ export default class QrList extends BaseCommand<typeof QrList> {
   static examples = ['<%= config.bin %> qr list hello', '<%= config.bin %> qr list lnk_0Ppq8sWb3c1Fz9Xk2Lm4 --all --json'];
   static flags = {
     workspace: workspaceFlag(),
+    wide: wideFlag(),
     limit: Flags.integer({ min: 1, max: 100, description: 'codes per page (1-100, default 20)' }),
     cursor: Flags.string({ description: 'the page after this cursor (printed on stderr after a page)' }),
     all: Flags.boolean({ exclusive: ['cursor'], description: 'follow cursors and fetch every page' }),
@@ -21,8 +21,7 @@ export default class QrList extends BaseCommand<typeof QrList> {
     const { data: codes, nextCursor: cursor } = await this.api.paginate('listQrCodes', {
       params: { linkId }, query: { limit: this.flags.limit, cursor: this.flags.cursor },
     }, { maxPages: this.flags.all ? undefined : 1 });
-    if (!this.jsonEnabled()) await printTable(codes, qrColumns);
-    if (!codes.length) this.info('No QR codes');
+    await this.printList(codes, qrColumns, `No QR codes: create one with \`hop qr create ${this.args.link}\``);
     if (cursor) process.stderr.write(`More QR codes: add --cursor ${cursor} (or --all)\n`);
     return codes;
   }

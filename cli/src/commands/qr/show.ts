@@ -3,7 +3,6 @@ import type { QrCode } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
 import { UsageError } from '../../errors.js';
 import { workspaceFlag } from '../../flags.js';
-import { useColor } from '../../render.js';
 import { cleanLine } from '../../text-hygiene.js';
 
 export default class QrShow extends BaseCommand<typeof QrShow> {
@@ -30,7 +29,7 @@ export default class QrShow extends BaseCommand<typeof QrShow> {
     }
     if (!this.jsonEnabled()) {
       const { drawQr, drawingFor } = await import('../../qr-terminal.js');
-      const drawing = drawingFor({ colour: useColor(), invert: Boolean(this.flags.invert), colorFgBg: process.env.COLORFGBG });
+      const drawing = drawingFor({ colour: this.io.color, invert: Boolean(this.flags.invert), colorFgBg: process.env.COLORFGBG });
       process.stdout.write(`${drawQr(qr.scanUrl, drawing).join('\n')}\n${cleanLine(qr.scanUrl)}\n`);
     }
     return qr;

@@ -21,7 +21,7 @@ export default class TagsDelete extends BaseCommand<typeof TagsDelete> {
     }
     const { data } = await this.api.call('deleteTag', { params: { workspaceId, name: this.args.name } });
     this.info(`Removed ${data.name} from ${data.linkCount} link${data.linkCount === 1 ? '' : 's'}`);
-    if (!this.jsonEnabled() && !process.stdout.isTTY) process.stdout.write(`${data.name}\n`);
+    if (!this.jsonEnabled() && !this.io.stdoutIsTTY) this.io.out(`${data.name}\n`);
     return data;
   }
 }

@@ -1,7 +1,6 @@
 import type { TagSummary } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { workspaceFlag } from '../../flags.js';
-import { printTable } from '../../render.js';
+import { wideFlag, workspaceFlag } from '../../flags.js';
 import { tagColumns } from '../../resource-views.js';
 
 export default class TagsList extends BaseCommand<typeof TagsList> {
@@ -10,13 +9,12 @@ export default class TagsList extends BaseCommand<typeof TagsList> {
     '<%= config.bin %> tags list',
     '<%= config.bin %> tags list --json',
   ];
-  static flags = { workspace: workspaceFlag() };
+  static flags = { workspace: workspaceFlag(), wide: wideFlag() };
 
   async run(): Promise<TagSummary[]> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const { data } = await this.api.paginate('listTags', { params: { workspaceId }, query: { limit: 100 } });
-    if (!this.jsonEnabled()) await printTable(data, tagColumns);
-    if (!data.length) this.info('No tags');
+    await this.printList(data, tagColumns, 'No tags: add one to a link with `hop links update <slug> --tag <tag>`');
     return data;
   }
 }

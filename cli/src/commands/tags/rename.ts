@@ -16,7 +16,7 @@ export default class TagsRename extends BaseCommand<typeof TagsRename> {
   async run(): Promise<TagSummary> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const { data } = await this.api.call('renameTag', { params: { workspaceId, name: this.args.from }, body: { name: this.args.to } });
-    if (!this.jsonEnabled()) printRecord(data);
+    if (!this.jsonEnabled()) printRecord(this.io, data);
     this.info(`Renamed ${this.args.from.toLowerCase()} to ${data.name}: ${data.linkCount} link${data.linkCount === 1 ? '' : 's'} now carry it`);
     return data;
   }

@@ -22,7 +22,7 @@ export default class WebhooksDelete extends BaseCommand<typeof WebhooksDelete> {
     }
     const { data } = await this.api.call('deleteWebhook', { params: { workspaceId, webhookId } });
     this.info(`Deleted ${data.id} (${data.url})`);
-    if (!this.jsonEnabled() && !process.stdout.isTTY) process.stdout.write(`${data.id}\n`);
+    if (!this.jsonEnabled() && !this.io.stdoutIsTTY) this.io.out(`${data.id}\n`);
     return data;
   }
 }

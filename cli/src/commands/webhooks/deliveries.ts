@@ -1,8 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { Delivery } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { workspaceFlag } from '../../flags.js';
-import { printTable } from '../../render.js';
+import { wideFlag, workspaceFlag } from '../../flags.js';
 import { deliveryColumns } from '../../webhook-views.js';
 
 export default class WebhooksDeliveries extends BaseCommand<typeof WebhooksDeliveries> {
@@ -12,6 +11,7 @@ export default class WebhooksDeliveries extends BaseCommand<typeof WebhooksDeliv
   static args = { webhookId: Args.string({ required: true, description: 'webhook id (wh_...)' }) };
   static flags = {
     workspace: workspaceFlag(),
+    wide: wideFlag(),
     limit: Flags.integer({ min: 1, max: 100, description: 'deliveries per page (1-100, default 20)' }),
     status: Flags.string({ options: ['pending', 'succeeded', 'failed'], description: 'only deliveries in this state (failed: exhausted)' }),
     cursor: Flags.string({ description: 'the page after this cursor (printed on stderr after a page)' }),
@@ -25,8 +25,7 @@ export default class WebhooksDeliveries extends BaseCommand<typeof WebhooksDeliv
       query: { limit, status: status as Delivery['status'] | undefined, cursor },
     });
     const next = page.pagination.nextCursor;
-    if (!this.jsonEnabled()) await printTable(page.data, deliveryColumns);
-    if (!page.data.length) this.info('No deliveries');
+    await this.printList(page.data, deliveryColumns, 'No deliveries');
     if (next) process.stderr.write(`More deliveries: add --cursor ${next}\n`);
     return page.data;
   }

@@ -16,7 +16,7 @@ export default class WebhooksEnable extends BaseCommand<typeof WebhooksEnable> {
   async run(): Promise<Webhook> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const { data } = await this.api.call('enableWebhook', { params: { workspaceId, webhookId: this.args.webhookId } });
-    if (!this.jsonEnabled()) printRecord(webhookRecord(data));
+    if (!this.jsonEnabled()) printRecord(this.io, webhookRecord(data));
     return data;
   }
 }

@@ -17,7 +17,7 @@ export default class WebhooksGet extends BaseCommand<typeof WebhooksGet> {
   async run(): Promise<Webhook> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const { data } = await this.api.call('getWebhook', { params: { workspaceId, webhookId: this.args.webhookId } });
-    if (!this.jsonEnabled()) printRecord(webhookRecord(data));
+    if (!this.jsonEnabled()) printRecord(this.io, webhookRecord(data));
     return data;
   }
 }

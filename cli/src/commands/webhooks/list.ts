@@ -1,7 +1,6 @@
 import type { Webhook } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { workspaceFlag } from '../../flags.js';
-import { printTable } from '../../render.js';
+import { wideFlag, workspaceFlag } from '../../flags.js';
 import { webhookColumns } from '../../webhook-views.js';
 
 export default class WebhooksList extends BaseCommand<typeof WebhooksList> {
@@ -10,13 +9,12 @@ export default class WebhooksList extends BaseCommand<typeof WebhooksList> {
     '<%= config.bin %> webhooks list',
     '<%= config.bin %> webhooks list --json',
   ];
-  static flags = { workspace: workspaceFlag() };
+  static flags = { workspace: workspaceFlag(), wide: wideFlag() };
 
   async run(): Promise<Webhook[]> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const { data } = await this.api.paginate('listWebhooks', { params: { workspaceId }, query: { limit: 100 } });
-    if (!this.jsonEnabled()) await printTable(data, webhookColumns);
-    if (!data.length) this.info('No webhooks');
+    await this.printList(data, webhookColumns, 'No webhooks: create one with `hop webhooks create --url <url> --event <type>`');
     return data;
   }
 }

@@ -21,7 +21,7 @@ export default class WebhooksRetry extends BaseCommand<typeof WebhooksRetry> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const { webhookId, deliveryId } = this.args;
     const { data } = await this.api.call('retryDelivery', { params: { workspaceId, webhookId, deliveryId } });
-    if (!this.jsonEnabled()) printRecord(deliveryRecord(data));
+    if (!this.jsonEnabled()) printRecord(this.io, deliveryRecord(data));
     this.info(`Queued ${data.id} for another attempt`);
     return data;
   }

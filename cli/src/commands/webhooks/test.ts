@@ -22,12 +22,12 @@ export default class WebhooksTest extends BaseCommand<typeof WebhooksTest> {
       body: this.flags.type ? { type: this.flags.type as EventType } : {},
     });
     if (data.success) {
-      if (!this.jsonEnabled()) printRecord(data);
+      if (!this.jsonEnabled()) printRecord(this.io, data);
       return data;
     }
     // A failed test is a failed command, but the answer is still what the caller asked for.
     if (this.jsonEnabled()) this.logJson(data);
-    else printRecord(data);
+    else printRecord(this.io, data);
     process.stderr.write(`Error: the endpoint answered ${data.statusCode ?? 'nothing'}${data.error ? `: ${data.error}` : ''}\n`);
     return this.exit(EXIT.error);
   }

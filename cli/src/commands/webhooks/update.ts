@@ -35,7 +35,7 @@ export default class WebhooksUpdate extends BaseCommand<typeof WebhooksUpdate> {
     };
     if (!Object.keys(body).length) throw new UsageError('nothing to change: pass --url, --event, --description or --active/--no-active');
     const { data } = await this.api.call('updateWebhook', { params: { workspaceId, webhookId: this.args.webhookId }, body });
-    if (!this.jsonEnabled()) printRecord(webhookRecord(data));
+    if (!this.jsonEnabled()) printRecord(this.io, webhookRecord(data));
     return data;
   }
 }

@@ -21,7 +21,7 @@ export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify> {
   async run(): Promise<{ valid: boolean; reason: string | null }> {
     const { secret, timestamp, signature } = this.flags;
     // The signature covers the exact bytes: read stdin untouched, no trimming of a final newline.
-    if (process.stdin.isTTY) process.stderr.write('Reading the body from stdin (end with Ctrl-D)\n');
+    if (this.io.stdinIsTTY) process.stderr.write('Reading the body from stdin (end with Ctrl-D)\n');
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');

@@ -20,7 +20,7 @@ export default class WorkspacesCreate extends BaseCommand<typeof WorkspacesCreat
     const { name, slug = slugify(name), use } = this.flags;
     const { data } = await this.api.call('createWorkspace', { body: { name, slug } });
     if (use) this.store.set('workspace', data.id);
-    if (!this.jsonEnabled()) printRecord({ id: data.id, slug: data.slug, name: data.name, plan: data.plan, role: data.role });
+    if (!this.jsonEnabled()) printRecord(this.io, { id: data.id, slug: data.slug, name: data.name, plan: data.plan, role: data.role });
     this.info(`Created workspace ${data.slug}${use ? ', now the default' : ''}`);
     return data;
   }

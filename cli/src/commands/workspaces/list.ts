@@ -1,6 +1,6 @@
 import type { Workspace } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { printTable } from '../../render.js';
+import { wideFlag } from '../../flags.js';
 import { workspaceColumns } from '../../resource-views.js';
 
 export default class WorkspacesList extends BaseCommand<typeof WorkspacesList> {
@@ -10,9 +10,11 @@ export default class WorkspacesList extends BaseCommand<typeof WorkspacesList> {
     '<%= config.bin %> workspaces list --json',
   ];
 
+  static flags = { wide: wideFlag() };
+
   async run(): Promise<Workspace[]> {
     const { data } = await this.api.paginate('listWorkspaces', { query: { limit: 100 } });
-    if (!this.jsonEnabled()) await printTable(data, workspaceColumns(this.settings.workspace));
+    await this.printList(data, workspaceColumns(this.settings.workspace), 'No workspaces: create one with `hop workspaces create --name <name> --use`');
     return data;
   }
 }
