@@ -1,3 +1,4 @@
+export * from './issue-messages.js';
 export * from './ids.js';
 export * from './errors.js';
 export * from './envelope.js';

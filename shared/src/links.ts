@@ -15,7 +15,9 @@ export const LinkSlugSchema = z
   .min(1)
   .max(64)
   .regex(/^[A-Za-z0-9_-]+$/, 'may hold only A-Z, a-z, 0-9, _ and -')
-  .refine((s) => !(RESERVED_SLUGS as readonly string[]).includes(s.toLowerCase()), 'is a reserved word');
+  .refine((s) => !(RESERVED_SLUGS as readonly string[]).includes(s.toLowerCase()), {
+    error: (issue) => `"${String(issue.input)}" is a reserved word (the server's own paths use it)`,
+  });
 
 /**
  * An absolute http(s) URL of at most 2,048 characters, stored normalised (WHATWG URL: scheme and

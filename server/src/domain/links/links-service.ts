@@ -86,9 +86,10 @@ export function createLinksService(deps: {
     values ($1, $2, ${fieldPlaceholders(3).join(', ')}, $${FIELD_COLUMNS.length + 3}, $${FIELD_COLUMNS.length + 4})
     on conflict (domain, slug) do nothing returning ${LINK_COLUMNS}`;
 
-  const slugTaken = async (tx: Queryable, domain: string, slug: string) => new HopError('SLUG_ALREADY_EXISTS', `the slug "${slug}" is taken on ${domain}`, {
-    field: 'slug', value: slug, suggestion: await checks.suggestSlug(tx, domain, slug),
-  });
+  const slugTaken = async (tx: Queryable, domain: string, slug: string) => {
+    const suggestion = await checks.suggestSlug(tx, domain, slug);
+    return new HopError('SLUG_ALREADY_EXISTS', `the slug "${slug}" is taken on ${domain}; "${suggestion}" is free`, { field: 'slug', value: slug, suggestion });
+  };
 
   /** Inserts one link (drawing a generated slug again on a collision); no event. */
   async function insertOne(tx: Queryable, actor: Actor, p: Prepared, domain: string): Promise<LinkRow> {

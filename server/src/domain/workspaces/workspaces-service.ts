@@ -66,10 +66,9 @@ export function createWorkspacesService(deps: { db: Database; newId: IdGenerator
           [newId('ws'), body.name, body.slug, defaultPlan],
         );
         if (!row) {
-          throw new HopError('SLUG_ALREADY_EXISTS', `the workspace slug "${body.slug}" is taken`, {
-            field: 'slug',
-            value: body.slug,
-            suggestion: await suggestSlug(tx, body.slug),
+          const suggestion = await suggestSlug(tx, body.slug);
+          throw new HopError('SLUG_ALREADY_EXISTS', `the workspace slug "${body.slug}" is taken; "${suggestion}" is free`, {
+            field: 'slug', value: body.slug, suggestion,
           });
         }
         await tx.query(`insert into memberships (workspace_id, user_id, role) values ($1, $2, 'owner')`, [row.id, userId]);
