@@ -1,10 +1,11 @@
 import { Command, Errors, type Interfaces } from '@oclif/core';
 import { createHopClient, type HopClient } from '@hop/shared/client';
 import { Flags } from '@oclif/core';
-import { AuthRequiredError, EXIT, describeError, exitCodeFor } from './errors.js';
+import { AuthRequiredError, EXIT, UsageError, describeError, exitCodeFor } from './errors.js';
+import { askConfirm } from './prompts.js';
 import { parseErrorLine } from './parse-errors.js';
 import { DEFAULT_RETRY, NO_RETRY, withRetry } from './api-retry.js';
-import { credentialKind, openConfigStore, resolveSettings, type ConfigStore, type Settings } from './config-store.js';
+import { credentialKind, credentialProblem, openConfigStore, resolveSettings, type ConfigStore, type Settings } from './config-store.js';
 import { refreshIfExpiring } from './oauth-login.js';
 import { systemIO, type IO } from './io.js';
 import { printRecord, printTable, type Column } from './render.js';
@@ -64,6 +65,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** The API client for the configured server and credential; exit 4 when there is none. */
   protected get api(): HopClient {
     const { credential, apiUrl } = this.settings;
+    const problem = credentialProblem(this.settings);
+    if (problem) throw new AuthRequiredError(problem);
     if (!credential) throw new AuthRequiredError();
     this.#client ??= this.clientFor(apiUrl, credential);
     return this.#client;
@@ -95,6 +98,18 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** A human can answer a prompt: stdin is a terminal and this is not a CI job. */
   protected get interactive(): boolean {
     return this.io.interactive;
+  }
+
+  /**
+   * Asks before a deletion unless `yes`: a script must pass --yes (exit 2 without it); answering
+   * No is a decision, not a failure: nothing changes and the exit code is 0.
+   */
+  protected async confirmOrStop(question: string | (() => Promise<string>), yes: boolean | undefined, verb = 'delete'): Promise<void> {
+    if (yes) return;
+    if (!this.interactive) throw new UsageError(`refusing to ${verb} without --yes when not on a terminal`);
+    if (await askConfirm(typeof question === 'string' ? question : await question())) return;
+    this.info('Nothing changed');
+    this.exit(EXIT.ok);
   }
 
   /** Data goes to stdout; this is for messages and progress, which never belong in a pipe. */
@@ -130,7 +145,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       process.stderr.write(`Error: ${usage}\n`);
       return this.exit(EXIT.usage) as never;
     }
-    process.stderr.write(`Error: ${clean(describeError(err))}\n`);
+    const surface = { flags: Object.keys(this.ctor.flags ?? {}), args: Object.keys(this.ctor.args ?? {}) };
+    process.stderr.write(`Error: ${clean(describeError(err, surface))}\n`);
     if (process.env.HOP_DEBUG && err.stack) process.stderr.write(`${err.stack}\n`);
     return this.exit(exitCodeFor(err)) as never;
   }

@@ -71,14 +71,30 @@ export function checkApiUrl(value: string, source: string): string {
   return value.replace(/\/+$/, '');
 }
 
+/** The shapes the server issues: an API key, an OAuth access token, a session token (a JWT). */
+const CREDENTIAL = /^(hop_(live|test)_[\w-]+|hopat_[\w-]+|[\w-]+\.[\w-]+\.[\w-]+)$/;
+
+/** Why a credential cannot be sent (empty, or no credential the server issues), or undefined. */
+export function credentialProblem(settings: Pick<Settings, 'credential' | 'credentialSource'>): string | undefined {
+  const { credential, credentialSource } = settings;
+  const where = credentialSource === 'env' ? ' in HOP_API_KEY' : ` in the settings file (log in again)`;
+  if (credentialSource === 'env' && !credential) return 'invalid or empty credential: HOP_API_KEY is set but empty';
+  if (credential && !CREDENTIAL.test(credential)) {
+    return `invalid or empty credential${where}: expected an API key (hop_live_...), an OAuth token (hopat_...) or a session token`;
+  }
+  return undefined;
+}
+
 export function resolveSettings(store: ConfigStore, env: NodeJS.ProcessEnv = process.env): Settings {
-  const credential = env.HOP_API_KEY || store.get('credential');
+  // Set but empty (a CI secret that is missing) is an error to report, not a reason to use another login.
+  const fromEnv = env.HOP_API_KEY !== undefined;
+  const credential = fromEnv ? env.HOP_API_KEY!.trim() : store.get('credential');
   const apiUrl = env.HOP_API_URL ? checkApiUrl(env.HOP_API_URL, 'HOP_API_URL') : store.get('apiUrl') || DEFAULT_API_URL;
   return {
     apiUrl,
     credential,
     credentialKind: credential ? credentialKind(credential) : undefined,
-    credentialSource: env.HOP_API_KEY ? 'env' : credential ? 'config' : undefined,
+    credentialSource: fromEnv ? 'env' : credential ? 'config' : undefined,
     workspace: env.HOP_WORKSPACE || store.get('workspace'),
     storedWorkspace: store.get('workspace'),
     configPath: store.path,

@@ -42,41 +42,76 @@ export function exitCodeFor(err: unknown): number {
   return e?.oclif?.exit ?? EXIT.error;
 }
 
-/**
- * Server-side field names as the flags people typed (`expiresAt` → `--expires`), for messages
- * like "body.expiresAt: must be in the future".
- */
+/** Body fields whose flag is not simply their kebab-case name (the link fields' from their shared table). */
 const FIELD_FLAGS: Record<string, string> = {
-  ...Object.fromEntries(Object.entries(LINK_FIELD_FLAGS).map(([name, flag]) => [name, `--${flag}`])),
-  foregroundColor: '--fg', backgroundColor: '--bg',
-  logoUrl: '--logo', logoSize: '--logo-size', errorCorrection: '--ec', redirectUris: '--redirect-uri', createdAfter: '--created-after',
+  ...LINK_FIELD_FLAGS,
+  foregroundColor: 'fg', backgroundColor: 'bg', logoUrl: 'logo', errorCorrection: 'ec',
 };
 
-const FIELD_NAMES = new RegExp(`\\b(?:body\\.|query\\.)?(${Object.keys(FIELD_FLAGS).join('|')})\\b`, 'g');
+const kebab = (field: string) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-export function asFlags(message: string): string {
-  return message.replace(FIELD_NAMES, (_whole, field: string) => FIELD_FLAGS[field]);
+/**
+ * A field the server names (`body.expiresAt`, `query.limit`, `scopes`) as the command line names
+ * it: its flag (`--expires`, `--scope`) or argument (`<url>`) when the command has one, else the
+ * path as the server gives it.
+ */
+export function fieldAsTyped(path: string, command: CommandSurface): string {
+  const bare = path.replace(/^(body|query|params)\.?/, '');
+  const field = bare.split('.')[0] ?? '';
+  if (!field) return path || 'body';
+  const nested = bare.includes('.');
+  if (!nested && command.args.includes(field)) return `<${field}>`;
+  const candidates = [FIELD_FLAGS[field], kebab(field), kebab(field).replace(/s$/, '')].filter(Boolean) as string[];
+  const flag = candidates.find((c) => command.flags.includes(c));
+  if (flag) return nested ? `--${flag} (${bare})` : `--${flag}`;
+  return bare;
+}
+
+/** The flags and arguments of the command that failed, to name fields as they were typed. */
+export interface CommandSurface {
+  flags: string[];
+  args: string[];
+}
+
+const NO_SURFACE: CommandSurface = { flags: [], args: [] };
+
+/** Each issue of a VALIDATION_ERROR as `<field as typed>: <message>`. */
+function issueLines(err: HopApiError, command: CommandSurface): string | undefined {
+  const issues = Array.isArray(err.details.issues) ? (err.details.issues as { path?: unknown; message?: unknown }[]) : [];
+  if (!issues.length) return undefined;
+  return issues.map((i) => `${fieldAsTyped(String(i.path ?? ''), command)}: ${String(i.message ?? 'is not valid')}`).join('; ');
 }
 
 /** What to do next, for the errors people meet first. */
 function nextStep(err: HopApiError): string {
+  const d = err.details;
   if (err.code === 'NETWORK_ERROR') {
     return '; is the server running? Start one with `npm start` in the Hop directory, or point HOP_API_URL (or `hop login --api-url`) at yours';
   }
   if (err.code === 'RATE_LIMIT_EXCEEDED') {
-    const at = typeof err.details.resetAt === 'string' ? ` at ${err.details.resetAt.slice(11, 19)} UTC` : '';
+    const at = typeof d.resetAt === 'string' ? ` at ${d.resetAt.slice(11, 19)} UTC` : '';
     return `; the window resets${at}. An operator can raise the limits (HOP_DEFAULT_PLAN for new workspaces, or the admin API: PATCH /v1/admin/workspaces/{ws})`;
+  }
+  if (err.code === 'TIER_REQUIRED') {
+    const plan = typeof d.requiredPlan === 'string' ? `the ${d.requiredPlan} plan` : 'a higher plan';
+    const where = typeof d.upgradeUrl === 'string' ? ` at ${d.upgradeUrl}` : '';
+    return `; it needs ${plan}: upgrade on the billing page${where} (\`hop open billing\`)`;
+  }
+  if (err.code === 'INSUFFICIENT_SCOPE' && typeof d.requiredScope === 'string') {
+    const scope = d.requiredScope;
+    return `; use a key with the ${scope} scope (\`hop keys create --name <name> --scope ${scope}\`) or log in with it (\`hop login --scope ${scope}\`)`;
   }
   return '';
 }
 
-/** One line for stderr: the message, what the server suggests, what to do next, and the code to search for. */
-export function describeError(err: unknown): string {
+/**
+ * One line for stderr: the message (validation issues with each field named as the command line
+ * names it), what to do next, and the code to search for.
+ */
+export function describeError(err: unknown, command: CommandSurface = NO_SURFACE): string {
   if (err instanceof HopApiError) {
-    const issues = Array.isArray(err.details.issues) ? err.details.issues.length : 0;
-    const more = issues > 1 ? ` (and ${issues - 1} more)` : '';
-    const suggestion = typeof err.details.suggestion === 'string' ? `; try "${err.details.suggestion}"` : '';
-    return `${asFlags(err.message)}${more}${suggestion}${nextStep(err)} (${err.code})`;
+    const message = (err.code === 'VALIDATION_ERROR' && issueLines(err, command)) || err.message;
+    return `${message}${nextStep(err)} (${err.code})`;
   }
   const e = err as OclifError;
   if (e?.name === 'ExitPromptError' || e?.name === 'AbortPromptError') return 'cancelled';

@@ -15,3 +15,17 @@ export function linkBodyFromFlags(flags: Record<string, unknown>): UpdateLinkBod
   }
   return body as UpdateLinkBody;
 }
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+const BARE_HOST = /^[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)+(:\d+)?([/?#]\S*)?$/u;
+
+/**
+ * A destination typed without a scheme (`example.com/launch`) gets `https://`, as a browser's
+ * address bar does; anything else is left for the server to judge.
+ */
+export function withScheme<B extends { url?: string | null }>(body: B, say: (message: string) => void): B {
+  const { url } = body;
+  if (!url || SCHEME.test(url) || !BARE_HOST.test(url)) return body;
+  say(`No scheme given: using https://${url}`);
+  return { ...body, url: `https://${url}` };
+}

@@ -32,12 +32,17 @@ With --with-token, an API key or token is read from stdin (or asked for on a ter
     'echo "$HOP_KEY" | <%= config.bin %> login --with-token',
     '<%= config.bin %> login --scope links:read --scope links:write --api-url https://hop.example.com',
   ];
+  // oclif would draw the exclusive flags as `[--no-browser |  | [--device | --with-token]]`.
+  static usage = [
+    'login [--device | --no-browser] [--scope <scope>...] [--api-url <url>]',
+    'login --with-token [--api-url <url>]',
+  ];
   static flags = {
     'with-token': Flags.boolean({ description: 'read an API key or bearer token from stdin' }),
     device: Flags.boolean({ exclusive: ['with-token'], description: 'log in with a one-time code on another device (for SSH sessions and machines without a browser)' }),
     'no-browser': Flags.boolean({ exclusive: ['with-token', 'device'], description: 'print the sign-in address instead of opening a browser (on this machine)' }),
-    scope: Flags.string({ multiple: true, exclusive: ['with-token'], description: 'ask for this scope only; repeat for several (default: every scope)' }),
-    'api-url': Flags.string({ description: 'address of the Hop server, stored for later commands' }),
+    scope: Flags.string({ multiple: true, helpValue: '<scope>', exclusive: ['with-token'], description: 'ask for this scope only; repeat for several (default: every scope)' }),
+    'api-url': Flags.string({ helpValue: '<url>', description: 'address of the Hop server, stored for later commands' }),
   };
 
   async run(): Promise<LoginResult> {

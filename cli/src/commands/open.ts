@@ -10,7 +10,7 @@ const PAGES = ['links', 'link', 'webhook', 'billing', 'analytics', 'settings'] a
 export default class Open extends BaseCommand<typeof Open> {
   static summary = 'Open the dashboard page of a link, a webhook or the billing of the workspace';
   static description = 'Without arguments, opens the workspace\'s links. The dashboard lives at HOP_DASHBOARD_URL, by default {HOP_API_URL}/app. When no browser can be opened (no terminal, --no-browser, SSH), the address is printed on stdout instead.';
-  static examples = ['<%= config.bin %> open', '<%= config.bin %> open link lnk_0abc...', '<%= config.bin %> open link launch', '<%= config.bin %> open webhook wh_0abc...', '<%= config.bin %> open billing'];
+  static examples = ['<%= config.bin %> open', '<%= config.bin %> open link lnk_0Ppq8sWb3c1Fz9Xk2Lm4', '<%= config.bin %> open link launch', '<%= config.bin %> open webhook wh_0Ppq8sWb3c1Fz9Xk2Lm4', '<%= config.bin %> open billing'];
   static args = {
     page: Args.string({ options: [...PAGES], default: 'links', description: 'which page' }),
     id: Args.string({ description: 'the link (id or slug) or webhook (id); a webhook without one opens the list' }),
@@ -24,7 +24,7 @@ export default class Open extends BaseCommand<typeof Open> {
     const url = `${this.dashboardUrl()}${await this.pagePath()}`;
     const opened = !this.flags['no-browser'] && this.interactive && !this.jsonEnabled() && await this.openBrowser(url);
     if (opened) this.info(`Opened ${url}`);
-    else if (!this.jsonEnabled()) process.stdout.write(`${url}\n`);
+    else if (!this.jsonEnabled()) this.io.out(`${url}\n`);
     return { url, opened };
   }
 
@@ -42,28 +42,23 @@ export default class Open extends BaseCommand<typeof Open> {
     if (page === 'webhook') return id ? `${base}/webhooks/${encodeURIComponent(id)}` : `${base}/webhooks`;
     if (page === 'link') {
       if (!id) throw new UsageError('name the link: hop open link <lnk_id or slug>');
-      return `${base}/links/${await this.linkId(workspaceId, id)}`;
+      return `${base}/links/${await this.resolveLinkId(id, workspaceId)}`;
     }
     return `${base}/${page}`;
-  }
-
-  private async linkId(workspaceId: string, idOrSlug: string): Promise<string> {
-    if (idOrSlug.startsWith('lnk_')) return idOrSlug;
-    const { data } = await this.api.call('listLinks', { params: { workspaceId }, query: { q: idOrSlug, limit: 100 } });
-    const found = data.find((l) => l.slug === idOrSlug);
-    if (!found) throw new UsageError(`no link with slug "${idOrSlug}" in this workspace`);
-    return found.id;
   }
 
   private async openBrowser(url: string): Promise<boolean> {
     try {
       const { default: open } = await import('open');
       const child = await open(url);
-      // `open` resolves once the opener starts; one that fails at once means no browser here.
+      // `open` resolves once the opener starts; one that fails at once means no browser here. The
+      // opener is detached and unreferenced: the timer keeps this process alive until either
+      // says, else Node would find nothing left to wait for and end with the promise unsettled.
       return await new Promise<boolean>((resolve) => {
-        child.once('error', () => resolve(false));
-        child.once('exit', (code) => resolve(code === 0));
-        setTimeout(() => resolve(true), 1500).unref();
+        const timer = setTimeout(() => resolve(true), 1500);
+        const settle = (ok: boolean) => { clearTimeout(timer); resolve(ok); };
+        child.once('error', () => settle(false));
+        child.once('exit', (code) => settle(code === 0));
       });
     } catch {
       return false;

@@ -68,7 +68,7 @@ export default class Whoami extends BaseCommand<typeof Whoami> {
     if (!this.jsonEnabled()) {
       printRecord(this.io, {
         user: `${user.name} <${user.email}>`, userId: user.id, apiUrl,
-        workspace: workspace ? `${workspace.slug ?? ''} (${workspace.id})`.trim() : 'none selected (hop workspaces use <slug>)',
+        workspace: workspace ? (workspace.slug ? `${workspace.slug} (${workspace.id})` : workspace.id) : 'none selected (hop workspaces use <slug>)',
         credential: `${credentialKind} (from ${credentialSource})`,
         scopes: credentialKind === 'token' ? 'all (a session: its role decides)' : result.scopes ?? 'those of the key (hop keys list)',
         expiresAt: result.expiresAt ? `${result.expiresAt}${oauth ? ' (refreshed automatically)' : ''}` : 'never (until revoked)',
@@ -83,9 +83,19 @@ export default class Whoami extends BaseCommand<typeof Whoami> {
     try {
       const ref = await resolveWorkspace(this.api, this.settings, process.env.HOP_WORKSPACE || undefined);
       const storedSlug = ref.id === this.store.get('workspace') ? this.store.get('workspaceSlug') : undefined;
-      return { id: ref.id, slug: ref.slug ?? storedSlug };
+      return { id: ref.id, slug: ref.slug ?? storedSlug ?? (await this.slugOf(ref.id)) };
     } catch (err) {
       if (err instanceof UsageError) return null;
+      throw err;
+    }
+  }
+
+  /** A workspace's slug from the server; undefined when the credential may not read it. */
+  private async slugOf(workspaceId: string): Promise<string | undefined> {
+    try {
+      return (await this.api.call('getWorkspace', { params: { workspaceId } })).data.slug;
+    } catch (err) {
+      if (err instanceof HopApiError) return undefined;
       throw err;
     }
   }

@@ -27,7 +27,7 @@ export default class AnalyticsShow extends BaseCommand<typeof AnalyticsShow> {
     'failedPasswordAttempts, day, country, device, browser, os, referrer, link, or the --group-by dimension). ' +
     "--json prints the API's data.";
   static examples = [
-    '<%= config.bin %> analytics lnk_... --days 7',
+    '<%= config.bin %> analytics launch --days 7',
     '<%= config.bin %> analytics launch --group-by country',
     '<%= config.bin %> analytics launch --start 2026-04-01 --end 2026-04-30 --json',
     '<%= config.bin %> analytics --workspace-wide --tag promo',

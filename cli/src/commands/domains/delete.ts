@@ -2,9 +2,7 @@ import { Args } from '@oclif/core';
 import type { Domain } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
 import { domainIdFor } from '../../domain-ref.js';
-import { UsageError } from '../../errors.js';
 import { workspaceFlag, yesFlag } from '../../flags.js';
-import { askConfirm } from '../../prompts.js';
 
 export default class DomainsDelete extends BaseCommand<typeof DomainsDelete> {
   static summary = 'Delete a custom domain (refused while links use it; asks first on a terminal)';
@@ -17,10 +15,7 @@ export default class DomainsDelete extends BaseCommand<typeof DomainsDelete> {
   async run(): Promise<Domain> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const domainId = await domainIdFor(this.api, workspaceId, this.args.domain);
-    if (!this.flags.yes) {
-      if (!this.interactive) throw new UsageError('refusing to remove without --yes when not on a terminal');
-      if (!(await askConfirm(`Delete ${this.args.domain}?`))) throw new UsageError('cancelled');
-    }
+    await this.confirmOrStop(`Delete ${this.args.domain}?`, this.flags.yes, 'remove');
     const { data } = await this.api.call('deleteDomain', { params: { workspaceId, domainId } });
     this.info(`Removed ${data.name} (${data.id})`);
     if (!this.jsonEnabled() && !this.io.stdoutIsTTY) this.io.out(`${data.id}\n`);

@@ -1,9 +1,7 @@
 import { Args } from '@oclif/core';
 import type { ApiKey } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { UsageError } from '../../errors.js';
 import { workspaceFlag, yesFlag } from '../../flags.js';
-import { askConfirm } from '../../prompts.js';
 
 export default class KeysDelete extends BaseCommand<typeof KeysDelete> {
   static summary = 'Delete (revoke) an API key: it stops working at once (asks first on a terminal)';
@@ -15,10 +13,7 @@ export default class KeysDelete extends BaseCommand<typeof KeysDelete> {
 
   async run(): Promise<ApiKey> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    if (!this.flags.yes) {
-      if (!this.interactive) throw new UsageError('refusing to delete without --yes when not on a terminal');
-      if (!(await askConfirm(`Delete ${this.args.keyId}? It stops working at once.`))) throw new UsageError('cancelled');
-    }
+    await this.confirmOrStop(`Delete ${this.args.keyId}? It stops working at once.`, this.flags.yes);
     const { data } = await this.api.call('deleteApiKey', { params: { workspaceId, keyId: this.args.keyId } });
     this.info(`Deleted ${data.name} (${data.id})`);
     return data;

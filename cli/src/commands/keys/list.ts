@@ -7,7 +7,7 @@ export default class KeysList extends BaseCommand<typeof KeysList> {
   static summary = 'List API keys (admins see every key of the workspace, others their own); never the keys themselves';
   static examples = [
     '<%= config.bin %> keys list',
-    '<%= config.bin %> keys list -w acme --json',
+    '<%= config.bin %> keys list --workspace acme --json',
   ];
   static flags = { workspace: workspaceFlag(), wide: wideFlag() };
 

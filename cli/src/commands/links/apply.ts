@@ -51,9 +51,9 @@ export default class LinksApply extends BaseCommand<typeof LinksApply> {
     'workspace\'s links that the file does not list. Exit 0 when everything applied, 3 when some links failed.',
   ].join('\n');
   static examples = [
-    '<%= config.bin %> links apply -f links.yaml --plan',
-    '<%= config.bin %> links apply -f links.yaml --prune --yes',
-    '<%= config.bin %> links export --format json > links.json && <%= config.bin %> links apply -f links.json --plan',
+    '<%= config.bin %> links apply --file links.yaml --plan',
+    '<%= config.bin %> links apply --file links.yaml --prune --yes',
+    '<%= config.bin %> links export --format json > links.json && <%= config.bin %> links apply --file links.json --plan',
   ];
   static flags = {
     workspace: workspaceFlag(),

@@ -3,7 +3,7 @@ import { Args, Flags } from '@oclif/core';
 import type { CreateLinkBody, Link } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
 import { linkFieldFlags, workspaceFlag } from '../../flags.js';
-import { linkBodyFromFlags } from '../../link-body.js';
+import { linkBodyFromFlags, withScheme } from '../../link-body.js';
 import { smartBodyFromFlags, smartLinkFlags } from '../../smart-link-flags.js';
 import { newPassword } from '../../prompts.js';
 
@@ -17,7 +17,7 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
     '<%= config.bin %> links create https://example.com --variant https://example.com/a 50 --variant https://example.com/b 50',
     'echo "$LINK_PASSWORD" | <%= config.bin %> links create https://example.com/private --password-stdin   # on a terminal: asked for',
   ];
-  static args = { url: Args.string({ required: true, description: 'destination: an absolute http(s) URL' }) };
+  static args = { url: Args.string({ required: true, description: 'destination: an http(s) URL (a bare host such as example.com/launch gets https://)' }) };
   static flags = {
     workspace: workspaceFlag(),
     ...linkFieldFlags(),
@@ -27,7 +27,7 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
 
   async run(): Promise<Link> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    const body = { ...linkBodyFromFlags(this.flags), ...smartBodyFromFlags(this.flags), url: this.args.url } as CreateLinkBody;
+    const body = withScheme({ ...linkBodyFromFlags(this.flags), ...smartBodyFromFlags(this.flags), url: this.args.url } as CreateLinkBody, (m) => this.io.err(`${m}\n`));
     if (this.flags['password-stdin']) body.password = await newPassword('link password');
     const { data } = await this.api.call('createLink', {
       params: { workspaceId },

@@ -60,7 +60,7 @@ export default class LinksImport extends BaseCommand<typeof LinksImport> {
     'expiredUrl, maxClicks, utmSource, utmMedium, utmCampaign; other columns (those `hop links export` adds) are',
     'ignored. Exit 0 when every row was created, 3 when some failed (each failure is reported).',
   ].join('\n');
-  static examples = ['<%= config.bin %> links import links.csv', '<%= config.bin %> links export --format csv | <%= config.bin %> links import - -w other-workspace'];
+  static examples = ['<%= config.bin %> links import links.csv', '<%= config.bin %> links export --format csv | <%= config.bin %> links import - --workspace other-workspace'];
   static args = { file: Args.string({ required: true, description: 'the CSV file; - reads stdin' }) };
   static flags = { workspace: workspaceFlag() };
 

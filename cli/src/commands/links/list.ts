@@ -7,7 +7,7 @@ export default class LinksList extends BaseCommand<typeof LinksList> {
   static summary = 'List and search links, newest first';
   static examples = [
     '<%= config.bin %> links list --tag promo --tag q4 --limit 50',
-    '<%= config.bin %> links list -q launch --json',
+    '<%= config.bin %> links list --search launch --json',
     '<%= config.bin %> links list --all --created-after 7d',
   ];
   static flags = { workspace: workspaceFlag(), ...linkListFlags(), wide: wideFlag() };

@@ -10,7 +10,7 @@ export default class LinksResolve extends BaseCommand<typeof LinksResolve> {
   static description = 'Applies the link\'s app links, rules and A/B split as the redirector would. Device, OS and browser come from --ua unless given.';
   static examples = [
     '<%= config.bin %> links resolve launch --country DE --ua "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X)"',
-    '<%= config.bin %> links resolve lnk_... --language fr --at 2026-12-24T18:00:00Z --json',
+    '<%= config.bin %> links resolve launch --language fr --at 2026-12-24T18:00:00Z --json',
   ];
   static args = { link: Args.string({ required: true, description: 'link id (lnk_...) or slug' }) };
   static flags = {

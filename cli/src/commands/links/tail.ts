@@ -14,7 +14,7 @@ export default class LinksTail extends BaseCommand<typeof LinksTail> {
     'One line per visit: time, slug, country, device, browser, referrer, and "bot" for bots (they are shown, but do not ' +
     'count in analytics). Piped: tab-separated time, type, slug, country, device, browser, referrer, isBot, link id. ' +
     'With --json: a first line {"type":"ready",...}, then each event as a webhook receives it. Ctrl-C stops.';
-  static examples = ['<%= config.bin %> links tail', '<%= config.bin %> links tail --link lnk_... --json'];
+  static examples = ['<%= config.bin %> links tail', '<%= config.bin %> links tail --link launch --json'];
   static flags = {
     workspace: workspaceFlag(),
     link: Flags.string({ helpValue: '<id|slug>', description: 'only visits of this link (id or slug)' }),

@@ -3,7 +3,7 @@ import type { Link } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
 import { UsageError } from '../../errors.js';
 import { linkClearFlags, linkFieldFlags, workspaceFlag } from '../../flags.js';
-import { linkBodyFromFlags } from '../../link-body.js';
+import { withScheme, linkBodyFromFlags } from '../../link-body.js';
 import { smartBodyFromFlags, smartClearFlags, smartLinkFlags } from '../../smart-link-flags.js';
 import { printRecord } from '../../render.js';
 import { newPassword } from '../../prompts.js';
@@ -12,11 +12,13 @@ import { linkRecord } from '../../resource-views.js';
 export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
   static summary = 'Change a link: set fields with the create flags, remove them with --clear-*';
   static examples = [
-    '<%= config.bin %> links update lnk_... --url https://example.com/v2 --clear-expires',
+    '<%= config.bin %> links update launch --url https://example.com/v2 --clear-expires',
     '<%= config.bin %> links update hello --tag a --tag b --no-password   # the tags become exactly a, b',
     '<%= config.bin %> links update hello --add-tag q4 --remove-tag draft',
   ];
   static args = { linkId: Args.string({ required: true, description: 'link id (lnk_...) or slug' }) };
+  // Drawn from the flags, the usage would run to a dozen lines with empty `|  |` groups.
+  static usage = ['links update LINKID [flags]'];
   static flags = {
     // Optional: the link's id already names its workspace.
     workspace: Flags.string({ char: 'w', helpValue: '<id|slug>', description: 'workspace id or slug (not needed with a link id: the link implies it)' }),
@@ -31,7 +33,7 @@ export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
   };
 
   async run(): Promise<Link> {
-    const body = { ...linkBodyFromFlags(this.flags), ...smartBodyFromFlags(this.flags) };
+    const body = withScheme({ ...linkBodyFromFlags(this.flags), ...smartBodyFromFlags(this.flags) }, (m) => this.io.err(`${m}\n`));
     if (this.flags['password-stdin']) body.password = await newPassword('link password');
     const linkId = await this.resolveLinkId(this.args.linkId, this.flags.workspace);
     if (this.flags['add-tag'] || this.flags['remove-tag']) body.tags = await this.editedTags(linkId);

@@ -1,10 +1,8 @@
 import { Args } from '@oclif/core';
 import type { Member } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { UsageError } from '../../errors.js';
 import { workspaceFlag, yesFlag } from '../../flags.js';
 import { memberIdFor } from '../../member-ref.js';
-import { askConfirm } from '../../prompts.js';
 
 export default class MembersDelete extends BaseCommand<typeof MembersDelete> {
   static summary = 'Remove a member from the workspace (admins; owners for owners), or leave by naming yourself (asks first on a terminal)';
@@ -17,10 +15,7 @@ export default class MembersDelete extends BaseCommand<typeof MembersDelete> {
   async run(): Promise<Member> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const userId = await memberIdFor(this.api, workspaceId, this.args.member);
-    if (!this.flags.yes) {
-      if (!this.interactive) throw new UsageError('refusing to remove without --yes when not on a terminal');
-      if (!(await askConfirm(`Remove ${this.args.member} from the workspace?`))) throw new UsageError('cancelled');
-    }
+    await this.confirmOrStop(`Remove ${this.args.member} from the workspace?`, this.flags.yes, 'remove');
     const { data } = await this.api.call('deleteMember', { params: { workspaceId, userId } });
     this.info(`Removed ${data.email} (${data.role})`);
     return data;

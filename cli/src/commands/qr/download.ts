@@ -4,6 +4,8 @@ import { Args, Flags } from '@oclif/core';
 import { HopApiError } from '@hop/shared/client';
 import { BaseCommand } from '../../base-command.js';
 import { UsageError } from '../../errors.js';
+import { workspaceFlag } from '../../flags.js';
+import { isQrId, newestQrCode } from '../../qr-ref.js';
 
 export interface QrDownloadResult {
   qrId: string;
@@ -34,16 +36,19 @@ export default class QrDownload extends BaseCommand<typeof QrDownload> {
   static summary = 'Save a QR code image (PNG, SVG or PDF as it was created)';
   static description = 'Without --output, piped: the bytes go to stdout; on a terminal: saved under the name the server gives (<slug>.<format>).';
   static examples = [
+    '<%= config.bin %> qr download launch --output launch.png',
     '<%= config.bin %> qr download qr_0Ppq8sWb3c1Fz9Xk2Lm4 --output launch.png',
     '<%= config.bin %> qr download qr_0Ppq8sWb3c1Fz9Xk2Lm4 > launch.svg',
     '<%= config.bin %> qr download qr_0Ppq8sWb3c1Fz9Xk2Lm4 --json   # saves <slug>.<format>, prints {path, bytes, contentType}',
   ];
-  static args = { qrId: Args.string({ required: true, description: 'QR code id (qr_...)' }) };
-  static flags = { output: Flags.string({ char: 'o', helpValue: 'FILE', description: 'write the image to FILE ("-" for stdout)' }) };
+  static args = { link: Args.string({ required: true, description: 'a QR code id (qr_...), or a link id (lnk_...) or slug for its newest code' }) };
+  static flags = {
+    workspace: workspaceFlag(),
+    output: Flags.string({ char: 'o', helpValue: 'FILE', description: 'write the image to FILE ("-" for stdout)' }),
+  };
 
   async run(): Promise<QrDownloadResult | void> {
-    const { qrId } = this.args;
-    if (!/^qr_[0-9A-Za-z]{16,}$/.test(qrId)) throw new UsageError(`"${qrId}" is not a QR code id (qr_...)`);
+    const qrId = await this.qrIdOf(this.args.link, this.flags.workspace);
     const res = await openDownload(this.settings.apiUrl, qrId, `hop-cli/${this.config.version}`);
     const disposition = String(res.headers['content-disposition'] ?? '');
     const suggested = /filename="([^"/\\]+)"/.exec(disposition)?.[1] ?? `${qrId}.bin`;
@@ -58,5 +63,12 @@ export default class QrDownload extends BaseCommand<typeof QrDownload> {
     await pipeline(res.body, createWriteStream(output));
     this.info(`Saved ${output}`);
     return { qrId, path: output, bytes: statSync(output).size, contentType: String(res.headers['content-type'] ?? '') };
+  }
+
+  /** A QR code id as given; a link (id or slug) names its newest code. */
+  private async qrIdOf(ref: string, workspace: string | undefined): Promise<string> {
+    if (isQrId(ref)) return ref;
+    if (ref.startsWith('qr_')) throw new UsageError(`"${ref}" is not a QR code id (qr_...)`);
+    return (await newestQrCode(this.api, await this.resolveLinkId(ref, workspace), ref)).id;
   }
 }

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { QrCode } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { UsageError } from '../../errors.js';
+import { isQrId, newestQrCode } from '../../qr-ref.js';
 import { workspaceFlag } from '../../flags.js';
 import { cleanLine } from '../../text-hygiene.js';
 
@@ -20,13 +20,9 @@ export default class QrShow extends BaseCommand<typeof QrShow> {
 
   async run(): Promise<QrCode> {
     const { link } = this.args;
-    let qr: QrCode | undefined;
-    if (link.startsWith('qr_')) {
-      qr = (await this.api.call('getQrCode', { params: { qrId: link } })).data;
-    } else {
-      qr = (await this.api.call('listQrCodes', { params: { linkId: await this.resolveLinkId(link, this.flags.workspace) }, query: { limit: 1 } })).data[0];
-      if (!qr) throw new UsageError(`${link} has no QR code yet: create one with \`hop qr create ${link}\``);
-    }
+    const qr = isQrId(link)
+      ? (await this.api.call('getQrCode', { params: { qrId: link } })).data
+      : await newestQrCode(this.api, await this.resolveLinkId(link, this.flags.workspace), link);
     if (!this.jsonEnabled()) {
       const { drawQr, drawingFor } = await import('../../qr-terminal.js');
       const drawing = drawingFor({ colour: this.io.color, invert: Boolean(this.flags.invert), colorFgBg: process.env.COLORFGBG });

@@ -1,9 +1,7 @@
 import { Args } from '@oclif/core';
 import type { TagSummary } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { UsageError } from '../../errors.js';
 import { workspaceFlag, yesFlag } from '../../flags.js';
-import { askConfirm } from '../../prompts.js';
 
 export default class TagsDelete extends BaseCommand<typeof TagsDelete> {
   static summary = 'Remove a tag from every link (asks first on a terminal; --yes otherwise)';
@@ -15,10 +13,7 @@ export default class TagsDelete extends BaseCommand<typeof TagsDelete> {
 
   async run(): Promise<TagSummary> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    if (!this.flags.yes) {
-      if (!this.interactive) throw new UsageError('refusing to delete without --yes when not on a terminal');
-      if (!(await askConfirm(`Remove the tag ${this.args.name} from every link?`))) throw new UsageError('cancelled');
-    }
+    await this.confirmOrStop(`Remove the tag ${this.args.name} from every link?`, this.flags.yes);
     const { data } = await this.api.call('deleteTag', { params: { workspaceId, name: this.args.name } });
     this.info(`Removed ${data.name} from ${data.linkCount} link${data.linkCount === 1 ? '' : 's'}`);
     if (!this.jsonEnabled() && !this.io.stdoutIsTTY) this.io.out(`${data.name}\n`);

@@ -10,7 +10,7 @@ export default class WebhooksCreate extends BaseCommand<typeof WebhooksCreate> {
   static description = 'Piped or captured, stdout holds only the secret. Webhooks need the Pro plan.';
   static examples = [
     '<%= config.bin %> webhooks create --url https://example.com/hooks --event link.created --event link.clicked',
-    'SECRET=$(<%= config.bin %> webhooks create --url https://example.com/hooks -e link.created)',
+    'SECRET=$(<%= config.bin %> webhooks create --url https://example.com/hooks --event link.created)',
   ];
   static flags = {
     workspace: workspaceFlag(),

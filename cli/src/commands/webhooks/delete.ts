@@ -1,9 +1,7 @@
 import { Args } from '@oclif/core';
 import type { Webhook } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { UsageError } from '../../errors.js';
 import { workspaceFlag, yesFlag } from '../../flags.js';
-import { askConfirm } from '../../prompts.js';
 
 export default class WebhooksDelete extends BaseCommand<typeof WebhooksDelete> {
   static summary = 'Delete a webhook (asks first on a terminal; --yes otherwise)';
@@ -16,10 +14,7 @@ export default class WebhooksDelete extends BaseCommand<typeof WebhooksDelete> {
   async run(): Promise<Webhook> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const webhookId = this.args.webhookId;
-    if (!this.flags.yes) {
-      if (!this.interactive) throw new UsageError('refusing to delete without --yes when not on a terminal');
-      if (!(await askConfirm(`Delete ${webhookId}? Its pending deliveries stop.`))) throw new UsageError('cancelled');
-    }
+    await this.confirmOrStop(`Delete ${webhookId}? Its pending deliveries stop.`, this.flags.yes);
     const { data } = await this.api.call('deleteWebhook', { params: { workspaceId, webhookId } });
     this.info(`Deleted ${data.id} (${data.url})`);
     if (!this.jsonEnabled() && !this.io.stdoutIsTTY) this.io.out(`${data.id}\n`);

@@ -7,7 +7,7 @@ import { deliveryColumns } from '../../webhook-views.js';
 export default class WebhooksDeliveries extends BaseCommand<typeof WebhooksDeliveries> {
   static summary = 'The delivery log of a webhook, newest first';
   static description = 'Each delivery keeps one id across its attempts and manual retries. Logs are kept 30 days.';
-  static examples = ['<%= config.bin %> webhooks deliveries wh_... --status failed', '<%= config.bin %> webhooks deliveries wh_... --json'];
+  static examples = ['<%= config.bin %> webhooks deliveries wh_0Ppq8sWb3c1Fz9Xk2Lm4 --status failed', '<%= config.bin %> webhooks deliveries wh_0Ppq8sWb3c1Fz9Xk2Lm4 --json'];
   static args = { webhookId: Args.string({ required: true, description: 'webhook id (wh_...)' }) };
   static flags = {
     workspace: workspaceFlag(),

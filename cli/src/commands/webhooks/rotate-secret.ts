@@ -8,7 +8,7 @@ export default class WebhooksRotateSecret extends BaseCommand<typeof WebhooksRot
   static description =
     'With --grace, deliveries carry two signatures (old and new secret) until the grace period ends, so receivers can ' +
     'switch without dropping events. Piped or captured, stdout holds only the new secret.';
-  static examples = ['<%= config.bin %> webhooks rotate-secret wh_... --grace 1h', 'SECRET=$(<%= config.bin %> webhooks rotate-secret wh_...)'];
+  static examples = ['<%= config.bin %> webhooks rotate-secret wh_0Ppq8sWb3c1Fz9Xk2Lm4 --grace 1h', 'SECRET=$(<%= config.bin %> webhooks rotate-secret wh_0Ppq8sWb3c1Fz9Xk2Lm4)'];
   static args = { webhookId: Args.string({ required: true, description: 'webhook id (wh_...)' }) };
   static flags = {
     workspace: workspaceFlag(),

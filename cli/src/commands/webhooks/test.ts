@@ -8,7 +8,7 @@ import { printRecord } from '../../render.js';
 export default class WebhooksTest extends BaseCommand<typeof WebhooksTest> {
   static summary = "Send a sample event now and show the endpoint's answer";
   static description = 'The event carries "test": true and sample data. Exits 1 when the endpoint did not answer 2xx.';
-  static examples = ['<%= config.bin %> webhooks test wh_... --type link.clicked'];
+  static examples = ['<%= config.bin %> webhooks test wh_0Ppq8sWb3c1Fz9Xk2Lm4 --type link.clicked'];
   static args = { webhookId: Args.string({ required: true, description: 'webhook id (wh_...)' }) };
   static flags = {
     workspace: workspaceFlag(),

@@ -10,8 +10,8 @@ export default class WebhooksUpdate extends BaseCommand<typeof WebhooksUpdate> {
   static summary = 'Change the URL, events, description or active state of a webhook';
   static description = '--event replaces the list of events. --no-active pauses deliveries; --active resumes them.';
   static examples = [
-    '<%= config.bin %> webhooks update wh_... --event link.created --event link.deleted',
-    '<%= config.bin %> webhooks update wh_... --no-active',
+    '<%= config.bin %> webhooks update wh_0Ppq8sWb3c1Fz9Xk2Lm4 --event link.created --event link.deleted',
+    '<%= config.bin %> webhooks update wh_0Ppq8sWb3c1Fz9Xk2Lm4 --no-active',
   ];
   static args = { webhookId: Args.string({ required: true, description: 'webhook id (wh_...)' }) };
   static flags = {
