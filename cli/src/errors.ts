@@ -75,11 +75,13 @@ export interface CommandSurface {
 
 const NO_SURFACE: CommandSurface = { flags: [], args: [] };
 
-/** Each issue of a VALIDATION_ERROR as `<field as typed>: <message>`. */
+/** The first issue of each field of a VALIDATION_ERROR as `<field as typed>: <message>` (an empty slug is not also told its characters). */
 function issueLines(err: HopApiError, command: CommandSurface): string | undefined {
   const issues = Array.isArray(err.details.issues) ? (err.details.issues as { path?: unknown; message?: unknown }[]) : [];
-  if (!issues.length) return undefined;
-  return issues.map((i) => `${fieldAsTyped(String(i.path ?? ''), command)}: ${String(i.message ?? 'is not valid')}`).join('; ');
+  const first = new Map<string, string>();
+  for (const i of issues) if (!first.has(String(i.path ?? ''))) first.set(String(i.path ?? ''), String(i.message ?? 'is not valid'));
+  if (!first.size) return undefined;
+  return [...first].map(([path, message]) => `${fieldAsTyped(path, command)}: ${message}`).join('; ');
 }
 
 /** What to do next, for the errors people meet first. */

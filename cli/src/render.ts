@@ -68,8 +68,11 @@ export async function printTable<T>(io: IO, rows: readonly T[], columns: readonl
     style: { head: io.color ? ['bold'] : [], border: [], 'padding-left': 0, 'padding-right': PADDING },
   });
   table.push(...cells.map((r) => shown.map((i) => cut(r[i], widths[i]))));
-  // cli-table3 pads every line to the full width: trailing spaces would wrap a narrow terminal.
-  io.out(`${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`);
+  // cli-table3 pads every line to the full width, the bold header inside its escape codes:
+  // trailing spaces would wrap a terminal exactly as wide as the table.
+  // eslint-disable-next-line no-control-regex
+  const trailing = /\s+((?:\u001b\[[0-9;]*m)*)$/;
+  io.out(`${table.toString().split('\n').map((l) => l.replace(trailing, '$1')).join('\n')}\n`);
 }
 
 /** One resource: `key  value` lines on a terminal, `key<TAB>value` when piped. */

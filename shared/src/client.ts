@@ -57,6 +57,13 @@ export interface RawResponse {
   text: string;
 }
 
+/** The error of a non-2xx answer: the contract's, or INTERNAL_ERROR for a body not in its shape. */
+export function errorOf(res: RawResponse, base: string): HopApiError {
+  const err = (res.body as { error?: { code: ErrorCode; message: string; details?: Record<string, unknown> } })?.error;
+  if (err?.code) return new HopApiError(err.code, err.message, res.status, err.details ?? {}, res.headers);
+  return new HopApiError('INTERNAL_ERROR', `unexpected ${res.status} answer from ${base}`, res.status, {}, res.headers);
+}
+
 export function fillPath(path: string, params: Record<string, unknown> = {}): string {
   return path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
     const v = params[name];
@@ -151,9 +158,7 @@ export function createHopClient(options: HopClientOptions) {
       if (options.validateResponses) return (await import('./routes.js')).routes[name].response.parse(res.body) as RouteOutput<N>;
       return res.body as RouteOutput<N>;
     }
-    const err = (res.body as { error?: { code: ErrorCode; message: string; details?: Record<string, unknown> } })?.error;
-    if (err?.code) throw new HopApiError(err.code, err.message, res.status, err.details ?? {}, res.headers);
-    throw new HopApiError('INTERNAL_ERROR', `unexpected ${res.status} answer from ${base}`, res.status, {}, res.headers);
+    throw errorOf(res, base);
   }
 
   return { call, raw, paginate: paginateWith(call), baseUrl: base };

@@ -98,6 +98,7 @@ function printChart(io: IO, a: Analytics, groupBy: string | undefined): void {
     clicks: a.totalClicks,
     'unique clicks': a.uniqueClicks,
     'failed password attempts': a.failedPasswordAttempts,
+    'not counted': 'bots (curl, crawlers, link previews) and HEAD requests',
     range: `${a.start} → ${a.end} (${days} day${days === 1 ? '' : 's'})`,
   });
   if (a.groups) printBarChart(io, `Clicks by ${groupBy}`, a.groups.map(entryBar(groupBy ?? '')));
