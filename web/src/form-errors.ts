@@ -1,4 +1,8 @@
 import type { z } from 'zod';
+// The contract's schemas check with shared's words ("can't be empty", not the validator's "Too
+// small: ..."): issue-messages.ts installs them wherever @hop/shared is loaded; named here so
+// that no bundler can leave the module out.
+import '@hop/shared';
 import { HopApiError } from './api.js';
 
 export type FieldErrors = Record<string, string>;
@@ -13,6 +17,24 @@ export function check<S extends z.ZodType>(schema: S, values: unknown): { data: 
     errors[key] ??= issue.message;
   }
   return { data: null, errors };
+}
+
+/** `maxClicks` or `body.expiredUrl` as a person reads it: `Max clicks`, `Expired url`. */
+const fieldLabel = (path: string) => {
+  const field = path.replace(/^(body|query|params)\.?/, '').split('.')[0] || 'Request';
+  const words = field.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+  return words[0].toUpperCase() + words.slice(1);
+};
+
+/**
+ * A VALIDATION_ERROR as a line a person reads: the first issue of each field, named as a label
+ * (`Title: must be at most 256 characters`); the API's message for any other error.
+ */
+export function errorText(err: HopApiError): string {
+  const issues = err.code === 'VALIDATION_ERROR' ? (err.details.issues as { path: string; message: string }[] | undefined) ?? [] : [];
+  const first = new Map<string, string>();
+  for (const i of issues) if (!first.has(i.path)) first.set(i.path, i.message);
+  return first.size ? [...first].map(([path, message]) => `${fieldLabel(path)}: ${message}`).join('; ') : err.message;
 }
 
 /** The API's VALIDATION_ERROR issues (and SLUG_ALREADY_EXISTS's field), placed by the field they name. */

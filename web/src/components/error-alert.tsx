@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { HopApiError } from '../api.js';
+import { errorText } from '../form-errors.js';
 
 /** An API error as the API words it; a 403 says what is missing, never a blank page. */
 export function ErrorAlert({ error }: { error: unknown }) {
@@ -17,7 +18,7 @@ export function ErrorAlert({ error }: { error: unknown }) {
       );
     }
     const extra = error.code === 'FORBIDDEN' && error.details.requiredRole ? ` (needs the ${String(error.details.requiredRole)} role)` : '';
-    return <div role="alert" className="alert">{error.message}{extra}</div>;
+    return <div role="alert" className="alert">{errorText(error)}{extra}</div>;
   }
   return <div role="alert" className="alert">{error instanceof Error ? error.message : String(error)}</div>;
 }
