@@ -151,9 +151,10 @@ test('links delete needs --yes when not on a terminal', async () => {
 });
 
 test('exit codes: 1 on API errors, 2 on usage errors', async () => {
-  const invalid = await hop.run(['links', 'create', 'example.com/no-scheme']);
+  // A bare host gets https:// (test/cli/daily-use.test.ts); another scheme is the server's to refuse.
+  const invalid = await hop.run(['links', 'create', 'ftp://example.com/no-http']);
   assert.equal(invalid.code, 1);
-  assert.match(invalid.stderr, /^Error: url: .*\(VALIDATION_ERROR\)\n$/);
+  assert.match(invalid.stderr, /^Error: <url>: .*\(VALIDATION_ERROR\)\n$/);
   assert.equal(invalid.stdout, '');
   for (const args of [['links', 'create'], ['links', 'list', '--bogus'], ['links', 'list', '--limit', '0'], ['links', 'list', '--sort', 'nope'], ['links', 'frobnicate']]) {
     const res = await hop.run(args);
