@@ -3,6 +3,7 @@
  * on stderr so that stdout keeps only data. Callers check `interactive` first.
  */
 import { UsageError } from './errors.js';
+import type { IO } from './io.js';
 
 const context = () => ({ output: process.stderr });
 
@@ -40,8 +41,8 @@ export async function readPasswordStdin(): Promise<string> {
  * for (hidden, twice), as typing it there is what "from stdin" means, without the echo. Under CI
  * nothing is asked: a terminal there has nobody at it.
  */
-export async function newPassword(what: string): Promise<string> {
-  if (!process.stdin.isTTY) {
+export async function newPassword(what: string, io: IO): Promise<string> {
+  if (!io.stdinIsTTY) {
     const password = await readPasswordStdin();
     if (!password) throw new UsageError(`no ${what} on stdin`);
     return password;

@@ -48,6 +48,6 @@ export default class Signup extends BaseCommand<typeof Signup> {
 
   private async password(): Promise<string> {
     if (!this.flags['password-stdin'] && !this.interactive) throw new UsageError('not a terminal: pipe the password into --password-stdin');
-    return newPassword('password');
+    return newPassword('password', this.io);
   }
 }

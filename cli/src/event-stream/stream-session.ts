@@ -1,6 +1,7 @@
 import { EVENT_TYPES } from '@hop/shared';
 import { credentialKind } from '../config-store.js';
 import { UsageError } from '../errors.js';
+import type { IO } from '../io.js';
 
 /** The credential as the API client sends it (docs/api.md, Access), for a request outside the client. */
 export function credentialHeaders(credential: string, userAgent: string): Record<string, string> {
@@ -36,13 +37,15 @@ export function writeJsonLine(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }
 
-const color = (code: number, text: string) => (!process.env.NO_COLOR && process.stdout.isTTY ? `\x1b[${code}m${text}\x1b[39m` : text);
-export const green = (text: string) => color(32, text);
-export const red = (text: string) => color(31, text);
+/** Green and red where the IO object says colours show; plain text otherwise. */
+export function painter(io: IO) {
+  const color = (code: number) => (text: string) => (io.color ? `\x1b[${code}m${text}\x1b[39m` : text);
+  return { green: color(32), red: color(31) };
+}
 
 /** HH:MM:SS in local time on a terminal; the full ISO time when piped, for logs and sorting. */
-export function eventTime(iso: string | undefined): string {
+export function eventTime(iso: string | undefined, io: IO): string {
   const d = iso ? new Date(iso) : new Date();
-  if (!process.stdout.isTTY) return d.toISOString();
+  if (!io.stdoutIsTTY) return d.toISOString();
   return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
 }

@@ -28,7 +28,7 @@ export default class LinksCreate extends BaseCommand<typeof LinksCreate> {
   async run(): Promise<Link> {
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const body = withScheme({ ...linkBodyFromFlags(this.flags), ...smartBodyFromFlags(this.flags), url: this.args.url } as CreateLinkBody, (m) => this.io.err(`${m}\n`));
-    if (this.flags['password-stdin']) body.password = await newPassword('link password');
+    if (this.flags['password-stdin']) body.password = await newPassword('link password', this.io);
     const { data } = await this.api.call('createLink', {
       params: { workspaceId },
       body,

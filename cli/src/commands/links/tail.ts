@@ -51,7 +51,7 @@ export default class LinksTail extends BaseCommand<typeof LinksTail> {
     if (only && d.linkId !== only) return;
     if (this.jsonEnabled()) return writeJsonLine(raw);
     if (!this.io.stdoutIsTTY) return printRows(this.io, [[d.clickedAt, event.type, d.slug, d.country, d.device, d.browser, d.referrer, d.isBot, d.linkId]]);
-    const cells = [eventTime(d.clickedAt), d.slug, d.country ?? '--', d.device ?? '?', d.browser ?? '?', d.referrer ?? '(direct)'];
+    const cells = [eventTime(d.clickedAt, this.io), d.slug, d.country ?? '--', d.device ?? '?', d.browser ?? '?', d.referrer ?? '(direct)'];
     process.stdout.write(`${cells.map((c) => cleanLine(String(c))).join('  ')}${event.type === 'qr.scanned' ? '  qr' : ''}${d.isBot ? '  bot' : ''}\n`);
   }
 }

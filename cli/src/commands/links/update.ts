@@ -34,7 +34,7 @@ export default class LinksUpdate extends BaseCommand<typeof LinksUpdate> {
 
   async run(): Promise<Link> {
     const body = withScheme({ ...linkBodyFromFlags(this.flags), ...smartBodyFromFlags(this.flags) }, (m) => this.io.err(`${m}\n`));
-    if (this.flags['password-stdin']) body.password = await newPassword('link password');
+    if (this.flags['password-stdin']) body.password = await newPassword('link password', this.io);
     const linkId = await this.resolveLinkId(this.args.linkId, this.flags.workspace);
     if (this.flags['add-tag'] || this.flags['remove-tag']) body.tags = await this.editedTags(linkId);
     if (!Object.keys(body).length) throw new UsageError('nothing to change: pass at least one field flag (see --help)');

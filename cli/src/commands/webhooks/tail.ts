@@ -6,7 +6,7 @@ import { workspaceFlag } from '../../flags.js';
 import { forwardEvent, type ForwardResult } from '../../event-stream/forwarder.js';
 import { checkStreamEvent, type SignatureCheck } from '../../event-stream/signature-check.js';
 import { followEventStream, type StreamEvent, type StreamReady } from '../../event-stream/sse-client.js';
-import { credentialHeaders, eventTime, green, parseEventTypes, red, stopSignal, writeJsonLine } from '../../event-stream/stream-session.js';
+import { credentialHeaders, eventTime, painter, parseEventTypes, stopSignal, writeJsonLine } from '../../event-stream/stream-session.js';
 
 export default class WebhooksTail extends BaseCommand<typeof WebhooksTail> {
   static summary = "Listen to the workspace's events live: verify each signature, optionally forward to a local URL";
@@ -88,13 +88,15 @@ export default class WebhooksTail extends BaseCommand<typeof WebhooksTail> {
         signature: check.valid ? 'valid' : 'invalid', reason: check.reason, explanation: check.explanation, event: body.raw,
       });
     }
-    const time = eventTime(body.event?.timestamp);
+    const time = eventTime(body.event?.timestamp, this.io);
+    const { green, red } = painter(this.io);
     const mark = check.valid ? green('✓') : red(`✗ ${check.explanation}`);
     process.stdout.write(`${time}  ${event.type.padEnd(12)}  ${event.deliveryId}  ${mark}\n`);
   }
 
   private printForward(event: StreamEvent, r: ForwardResult) {
     if (this.jsonEnabled()) return writeJsonLine({ type: 'forward', eventId: event.eventId, deliveryId: event.deliveryId, ...r });
+    const { green, red } = painter(this.io);
     const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
     const outcome = r.statusCode === null ? red(`✗ ${r.error}`) : ok ? green(String(r.statusCode)) : red(String(r.statusCode));
     process.stdout.write(`  → ${outcome} in ${r.durationMs} ms from ${r.url}\n`);
