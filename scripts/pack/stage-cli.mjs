@@ -1,0 +1,36 @@
+// Stages the `hop-cli` package: the bundled CLI, its command manifest, and the few packages it
+// loads from node_modules at run time, copied from the workspace's install.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bundleCli, CLI_RUNTIME_PACKAGES } from './bundle-cli.mjs';
+import { copyDependencyClosure } from './dependency-closure.mjs';
+import { PACKAGE_NAMES } from './names.mjs';
+
+const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+
+export async function stageCli({ root, stageDir }) {
+  const cli = readJson(join(root, 'cli', 'package.json'));
+  const workspace = readJson(join(root, 'package.json'));
+  await bundleCli({ root, stageDir });
+  copyDependencyClosure({ root, fromDir: join(root, 'cli'), names: CLI_RUNTIME_PACKAGES, stageDir });
+  const manifest = readJson(join(root, 'cli', 'oclif.manifest.json'));
+  for (const command of Object.values(manifest.commands)) {
+    command.pluginName = PACKAGE_NAMES.cli;
+    command.pluginAlias = PACKAGE_NAMES.cli;
+  }
+  writeFileSync(join(stageDir, 'oclif.manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const pkg = {
+    name: PACKAGE_NAMES.cli,
+    version: cli.version,
+    description: 'hop: the command line of Hop, the CLI-first link shortener',
+    license: cli.license,
+    type: 'module',
+    engines: workspace.engines,
+    bin: { hop: 'bin/hop.js' },
+    files: ['bin', 'dist', 'oclif.manifest.json'],
+    oclif: cli.oclif,
+    dependencies: Object.fromEntries(CLI_RUNTIME_PACKAGES.map((name) => [name, cli.dependencies[name]])),
+    bundleDependencies: CLI_RUNTIME_PACKAGES,
+  };
+  writeFileSync(join(stageDir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+}

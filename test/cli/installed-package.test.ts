@@ -1,0 +1,79 @@
+// The CLI as users get it: `npm run pack:cli` packs one tarball, which installs with
+// `npm install -g` into a prefix of its own, outside the checkout, for a user whose HOME is an empty
+// directory, with the registry unreachable (the tarball must carry everything). The installed `hop`
+// then works against the test server, as does `npx ./<tarball>`.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { API_URL, apiKey, team } from '../helpers/api.js';
+import { scratchDir } from '../helpers/scratch-dir.mjs';
+import { cleanEnv, installGlobal, pack } from '../../scripts/pack/install-tarball.mjs';
+
+const scratch = scratchDir('hop-cli-package-');
+const home = join(scratch, 'home');
+let tarball = '';
+let hop = '';
+let packageDir = '';
+
+before(() => {
+  tarball = pack('cli', scratch);
+  ({ bin: hop, packageDir } = installGlobal({ tarball, prefix: join(scratch, 'prefix'), home, which: 'cli' }));
+});
+
+/** Runs a command as that user, in their empty HOME, with `extra` in the environment. */
+function asUser(command: string, args: string[], extra: Record<string, string> = {}, input = '') {
+  const res = spawnSync(command, args, { cwd: home, env: { ...cleanEnv(home), NO_COLOR: '1', ...extra }, input, encoding: 'utf8' });
+  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+test('the package is named hop-cli, carries its dependencies and no workspace-private one', () => {
+  const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+  assert.equal(pkg.name, 'hop-cli');
+  assert.deepEqual(pkg.bin, { hop: 'bin/hop.js' });
+  for (const name of Object.keys(pkg.dependencies)) {
+    assert.ok(!name.startsWith('@hop/'), `${name} is private to the workspace`);
+    assert.ok(pkg.bundleDependencies.includes(name), `${name} is carried in the tarball`);
+  }
+  assert.ok(!existsSync(join(packageDir, 'node_modules', '@hop')), 'the contracts are bundled, not installed');
+  // Commands stay files of their own, found through the manifest: a cold start loads only its command.
+  assert.ok(existsSync(join(packageDir, 'dist', 'commands', 'links', 'create.js')));
+  const manifest = JSON.parse(readFileSync(join(packageDir, 'oclif.manifest.json'), 'utf8'));
+  assert.ok(manifest.commands['links:create'], 'the manifest lists links create');
+});
+
+test('the installed hop prints its version', () => {
+  const res = asUser(hop, ['--version']);
+  assert.equal(res.code, 0, res.stderr);
+  assert.match(res.stdout, /^hop-cli\/\d+\.\d+\.\d+ \S+ node-v\d+/);
+});
+
+test('the installed hop logs in with an API key (settings under the empty HOME) and creates a link', async () => {
+  const t = await team();
+  const key = await apiKey(t, ['links:read', 'links:write']);
+  const login = asUser(hop, ['login', '--with-token', '--api-url', API_URL], {}, key.key);
+  assert.equal(login.code, 0, login.stderr);
+  assert.ok(readdirSync(home, { recursive: true }).some((f) => String(f).endsWith('.json') && String(f).includes('hop')), 'the settings file is in HOME');
+  const created = asUser(hop, ['links', 'create', 'https://example.com/installed?utm_source=package', '--tag', 'package', '--json']);
+  assert.equal(created.code, 0, created.stderr);
+  const link = JSON.parse(created.stdout);
+  assert.equal(link.url, 'https://example.com/installed?utm_source=package');
+  const { data } = await key.api.call('getLink', { params: { workspaceId: t.workspaceId, linkId: link.id } });
+  assert.deepEqual(data.tags, ['package']);
+  // Human output on a pipe is the short URL alone.
+  const plain = asUser(hop, ['links', 'list']);
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.match(plain.stdout, new RegExp(link.slug));
+});
+
+test('npx ./<tarball> links create works with HOP_API_KEY alone', async () => {
+  const t = await team();
+  const key = await apiKey(t, ['links:read', 'links:write']);
+  copyFileSync(tarball, join(home, basename(tarball)));
+  const res = asUser('npx', ['--yes', '--offline', `./${basename(tarball)}`, 'links', 'create', 'https://example.com/npx'], { HOP_API_URL: API_URL, HOP_API_KEY: key.key });
+  assert.equal(res.code, 0, res.stderr);
+  assert.match(res.stdout.trim(), /^http:\/\/localhost:\d+\/[A-Za-z0-9_-]+$/);
+  const links = await key.api.call('listLinks', { params: { workspaceId: t.workspaceId }, query: {} });
+  assert.deepEqual(links.data.map((l) => l.url), ['https://example.com/npx']);
+});
