@@ -10,8 +10,11 @@ const isDnsServer = (s: string) => {
 };
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL');
 
-/** The environment, per docs/api.md, Operating the server. Parsed once at start; a wrong value stops the server. */
-const EnvSchema = z.object({
+/**
+ * The environment, per docs/api.md, Operating the server. Parsed once at start; a wrong value stops
+ * the server. Every key has a row in the README's configuration table (test/contract/readme-config.test.ts).
+ */
+export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
