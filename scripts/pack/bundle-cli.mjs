@@ -3,13 +3,32 @@
 // the one it runs) and the code they share, @oclif/core and the contracts included, in chunks.
 // A cold start then reads a handful of files instead of some 250 modules of oclif and its
 // dependencies, most of its time in the checkout.
-import { readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { oclifLazyModules } from './oclif-lazy-modules.mjs';
 
-/** Loaded from node_modules at run time: oclif loads its plugins by name, and `open` runs a script it ships. */
-export const CLI_RUNTIME_PACKAGES = ['@oclif/plugin-autocomplete', 'open'];
+/** Loaded from node_modules at run time: `open` runs a script it ships beside its code. */
+export const CLI_RUNTIME_PACKAGES = ['open'];
+
+/**
+ * oclif plugins whose commands the bundle carries as commands of its own: oclif would otherwise
+ * find, read and load each plugin (its package.json and manifest, its own copy of @oclif/core) at
+ * every start, whatever the command.
+ */
+export const BUNDLED_PLUGINS = ['@oclif/plugin-autocomplete'];
+
+/** The commands of `plugin` as the manifest lists them, each with the file it is in. */
+export function pluginCommands(root, plugin) {
+  const dir = join(root, 'node_modules', plugin);
+  const { commands } = JSON.parse(readFileSync(join(dir, 'oclif.manifest.json'), 'utf8'));
+  // In the bundle, the plugin's lib/commands/<id>.js is dist/commands/<id>.js.
+  return Object.entries(commands).map(([id, command]) => ({
+    id,
+    command: { ...command, relativePath: ['dist', ...command.relativePath.slice(1)] },
+    file: join(dir, ...command.relativePath),
+  }));
+}
 
 function jsFiles(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -19,22 +38,41 @@ function jsFiles(dir) {
   });
 }
 
+// The package's bin, not bundled: what must happen before the bundle is even compiled.
+const BIN = `#!/usr/bin/env node
+// hop: the bundle in dist/ (scripts/pack/bundle-cli.mjs in Hop's repository).
+import module from 'node:module';
+
+// Node 22.1 and later keep V8's compiled code of the bundle on disk, so a start after the first
+// compiles nothing; Node 20 has no such cache.
+module.enableCompileCache?.();
+// oclif checks Node against the engine range of its own package.json when it loads, a file the
+// bundle does not carry; this package's range is npm's to check at install.
+process.env.OCLIF_DISABLE_ENGINE_WARNING ??= 'true';
+await import('../dist/main.js');
+`;
+
 export async function bundleCli({ root, stageDir }) {
+  mkdirSync(join(stageDir, 'bin'), { recursive: true });
+  writeFileSync(join(stageDir, 'bin', 'hop.js'), BIN, { mode: 0o755 });
   const dist = join(root, 'cli', 'dist');
   const entryDir = join(stageDir, '.entry');
   mkdirSync(entryDir, { recursive: true });
-  const bin = join(entryDir, 'hop.js');
-  // oclif checks Node against its own engine range when it loads (the range of this package is
-  // npm's to check at install); the check costs a cold start the whole of semver. It must be off
-  // before oclif's module runs, so in a module imported first.
-  writeFileSync(join(entryDir, 'no-engine-check.js'), "process.env.OCLIF_DISABLE_ENGINE_WARNING ??= 'true';\n");
-  writeFileSync(
-    bin,
-    `#!/usr/bin/env node\nimport './no-engine-check.js';\nimport { launch } from ${JSON.stringify(join(dist, 'launch.js'))};\n\nawait launch(new URL('../package.json', import.meta.url));\n`,
-  );
+  const main = join(entryDir, 'main.js');
+  writeFileSync(main, `import { launch } from ${JSON.stringify(join(dist, 'launch.js'))};\n\nawait launch(new URL('../package.json', import.meta.url));\n`);
   const lazy = [...jsFiles(join(dist, 'commands')), ...jsFiles(join(dist, 'hooks'))];
+  const plugins = BUNDLED_PLUGINS.flatMap((plugin) => pluginCommands(root, plugin)).map(({ id, command, file }) => {
+    const entry = join(entryDir, 'plugins', `${id.replaceAll(':', '-')}.js`);
+    mkdirSync(dirname(entry), { recursive: true });
+    writeFileSync(entry, `export { default } from ${JSON.stringify(file)};\n`);
+    return { in: entry, out: command.relativePath.join('/').replace(/\.js$/, '') };
+  });
   const result = await build({
-    entryPoints: [{ in: bin, out: 'bin/hop' }, ...lazy.map((file) => ({ in: file, out: relative(join(root, 'cli'), file).replace(/\.js$/, '') }))],
+    entryPoints: [
+      { in: main, out: 'dist/main' },
+      ...lazy.map((file) => ({ in: file, out: relative(join(root, 'cli'), file).replace(/\.js$/, '') })),
+      ...plugins,
+    ],
     outdir: stageDir,
     bundle: true,
     splitting: true,

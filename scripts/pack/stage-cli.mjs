@@ -1,8 +1,9 @@
-// Stages the `hop-cli` package: the bundled CLI, its command manifest, and the few packages it
-// loads from node_modules at run time, copied from the workspace's install.
+// Stages the `hop-cli` package: the bundled CLI, its command manifest (with the commands of the
+// plugins it bundles), and the one package it loads from node_modules at run time, copied from the
+// workspace's install.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleCli, CLI_RUNTIME_PACKAGES } from './bundle-cli.mjs';
+import { BUNDLED_PLUGINS, bundleCli, CLI_RUNTIME_PACKAGES, pluginCommands } from './bundle-cli.mjs';
 import { copyDependencyClosure } from './dependency-closure.mjs';
 import { PACKAGE_NAMES } from './names.mjs';
 
@@ -14,9 +15,13 @@ export async function stageCli({ root, stageDir }) {
   await bundleCli({ root, stageDir });
   copyDependencyClosure({ root, fromDir: join(root, 'cli'), names: CLI_RUNTIME_PACKAGES, stageDir });
   const manifest = readJson(join(root, 'cli', 'oclif.manifest.json'));
+  for (const plugin of BUNDLED_PLUGINS) {
+    for (const { id, command } of pluginCommands(root, plugin)) manifest.commands[id] = command;
+  }
   for (const command of Object.values(manifest.commands)) {
     command.pluginName = PACKAGE_NAMES.cli;
     command.pluginAlias = PACKAGE_NAMES.cli;
+    command.pluginType = 'core';
   }
   writeFileSync(join(stageDir, 'oclif.manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const pkg = {
@@ -28,7 +33,7 @@ export async function stageCli({ root, stageDir }) {
     engines: workspace.engines,
     bin: { hop: 'bin/hop.js' },
     files: ['bin', 'dist', 'oclif.manifest.json'],
-    oclif: cli.oclif,
+    oclif: { ...cli.oclif, plugins: cli.oclif.plugins.filter((name) => !BUNDLED_PLUGINS.includes(name)) },
     dependencies: Object.fromEntries(CLI_RUNTIME_PACKAGES.map((name) => [name, cli.dependencies[name]])),
     bundleDependencies: CLI_RUNTIME_PACKAGES,
   };

@@ -43,10 +43,16 @@ test('the package is named hop-cli, carries its dependencies and no workspace-pr
   assert.ok(manifest.commands['links:create'], 'the manifest lists links create');
 });
 
-test('the installed hop prints its version', () => {
+test('the installed hop prints its version, runs the bundled autocomplete plugin and its hook', () => {
   const res = asUser(hop, ['--version']);
   assert.equal(res.code, 0, res.stderr);
   assert.match(res.stdout, /^hop-cli\/\d+\.\d+\.\d+ \S+ node-v\d+/);
+  const completion = asUser(hop, ['autocomplete', 'bash']);
+  assert.equal(completion.code, 0, completion.stderr);
+  assert.match(completion.stdout, /hop autocomplete/);
+  const unknown = asUser(hop, ['lnks', 'list']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /did you mean "hop links list"/);
 });
 
 test('the installed hop logs in with an API key (settings under the empty HOME) and creates a link', async () => {
