@@ -23,12 +23,13 @@ const dependencyNames = (pkg) => [
 ];
 
 /**
- * Copies `names` as the workspace `fromDir` resolves them, and everything they depend on (optional
- * and peer dependencies when installed), into `stageDir/node_modules`. A package keeps its hoisted
- * place unless a version of the workspace's own (in `fromDir/node_modules`) took it; then it goes
- * under the package that needs it, as npm would nest it. Returns the places filled.
+ * Copies `names` as the workspace `fromDir` resolves them (and `alsoFrom.names` as `alsoFrom.dir`
+ * resolves them), and everything they depend on (optional and peer dependencies when installed),
+ * into `stageDir/node_modules`; those named go to its top, where the package's own code finds them.
+ * A dependency keeps its hoisted place unless another version took it; then it goes under the
+ * package that needs it, as npm would nest it. Returns the version copied of each name.
  */
-export function copyDependencyClosure({ root, fromDir, names, stageDir }) {
+export function copyDependencyClosure({ root, fromDir, names, alsoFrom, stageDir }) {
   const placed = new Map(); // place in the stage -> source directory
   const localModules = join(fromDir, 'node_modules') + sep;
   const naturalPlace = (dir) => {
@@ -36,16 +37,19 @@ export function copyDependencyClosure({ root, fromDir, names, stageDir }) {
     if (!rel.startsWith(`node_modules${sep}`)) throw new Error(`${dir} is not an installed package (a workspace link?)`);
     return rel;
   };
-  const queue = names.map((name) => ({ name, from: fromDir, fromPlace: '', optional: false }));
+  const queue = [
+    ...names.map((name) => ({ name, from: fromDir, fromPlace: '', optional: false, top: true })),
+    ...(alsoFrom?.names ?? []).map((name) => ({ name, from: alsoFrom.dir, fromPlace: '', optional: false, top: true })),
+  ];
   const visited = new Set();
   while (queue.length) {
-    const { name, from, fromPlace, optional } = queue.shift();
+    const { name, from, fromPlace, optional, top } = queue.shift();
     const dir = resolvePackage(name, from, root);
     if (!dir) {
       if (optional) continue;
       throw new Error(`${name} (needed by ${relative(root, from) || '.'}) is not installed`);
     }
-    let at = naturalPlace(dir);
+    let at = top ? join('node_modules', name) : naturalPlace(dir);
     if (placed.has(at) && placed.get(at) !== dir) at = join(fromPlace, 'node_modules', name);
     if (placed.has(at) && placed.get(at) !== dir) throw new Error(`two versions of ${name} want ${at}: ${placed.get(at)} and ${dir}`);
     if (visited.has(`${at}\0${dir}`)) continue;
@@ -75,5 +79,6 @@ export function copyDependencyClosure({ root, fromDir, names, stageDir }) {
       }
     }
   }
-  return [...placed.keys()].sort();
+  const top = [...names, ...(alsoFrom?.names ?? [])];
+  return Object.fromEntries(top.map((name) => [name, readJson(join(stageDir, 'node_modules', name, 'package.json')).version]));
 }

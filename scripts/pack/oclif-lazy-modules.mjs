@@ -1,12 +1,15 @@
 // An esbuild plugin for the CLI bundle: @oclif/core requires, at load, libraries that a run with a
 // command manifest uses rarely or never (globbing for commands, help templates, spinners, a check of
 // its own engine range, debug output). Bundled, those still cost a cold start their evaluation;
-// here each becomes a stand-in that evaluates the real library on first use. Measured with
-// node --cpu-prof, they were about a sixth of `hop --version` in the package.
-import { dirname } from 'node:path';
+// here each becomes a stand-in that loads the real library, left out of the bundle and installed in
+// the package's node_modules, on first use. Measured with node --cpu-prof, their evaluation was
+// about a sixth of `hop --version` in the package, and they were some 140 KB of its main chunk.
 
 /** Libraries @oclif/core only calls into after load (it never reads them at the top of a module). */
 const DEFERRED = ['tinyglobby', 'minimatch', 'ejs', 'cli-spinners', 'semver'];
+
+/** What the stand-ins load from node_modules at run time, as @oclif/core resolves them. */
+export const OCLIF_DEFERRED_PACKAGES = [...DEFERRED, 'debug'];
 
 const deferred = (name) => `
 let real;
@@ -40,14 +43,13 @@ export const oclifLazyModules = {
     const names = [...DEFERRED, 'debug'];
     const filter = new RegExp(`^(${names.map((n) => n.replace(/[-/]/g, '\\$&')).join('|')})$`);
     build.onResolve({ filter }, (args) => {
-      if (args.namespace === 'oclif-lazy' || !/[\\/]node_modules[\\/]@oclif[\\/]core[\\/]/.test(args.importer)) return undefined;
-      return { path: args.path, namespace: 'oclif-lazy', pluginData: { resolveDir: dirname(args.importer) } };
+      if (args.namespace === 'oclif-lazy') return { path: args.path, external: true };
+      if (!/[\\/]node_modules[\\/]@oclif[\\/]core[\\/]/.test(args.importer)) return undefined;
+      return { path: args.path, namespace: 'oclif-lazy' };
     });
     build.onLoad({ filter: /.*/, namespace: 'oclif-lazy' }, (args) => ({
       contents: args.path === 'debug' ? debugShim : deferred(args.path),
       loader: 'js',
-      // The real library resolves from the oclif module that asked for it: the same version.
-      resolveDir: args.pluginData.resolveDir,
     }));
   },
 };

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUNDLED_PLUGINS, bundleCli, CLI_RUNTIME_PACKAGES, pluginCommands } from './bundle-cli.mjs';
 import { copyDependencyClosure } from './dependency-closure.mjs';
+import { OCLIF_DEFERRED_PACKAGES } from './oclif-lazy-modules.mjs';
 import { PACKAGE_NAMES } from './names.mjs';
 
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
@@ -13,7 +14,14 @@ export async function stageCli({ root, stageDir }) {
   const cli = readJson(join(root, 'cli', 'package.json'));
   const workspace = readJson(join(root, 'package.json'));
   await bundleCli({ root, stageDir });
-  copyDependencyClosure({ root, fromDir: join(root, 'cli'), names: CLI_RUNTIME_PACKAGES, stageDir });
+  const runtime = copyDependencyClosure({
+    root,
+    fromDir: join(root, 'cli'),
+    names: CLI_RUNTIME_PACKAGES,
+    // The versions @oclif/core resolves, for its stand-ins to load (oclif-lazy-modules.mjs).
+    alsoFrom: { dir: join(root, 'node_modules', '@oclif', 'core'), names: OCLIF_DEFERRED_PACKAGES },
+    stageDir,
+  });
   const manifest = readJson(join(root, 'cli', 'oclif.manifest.json'));
   for (const plugin of BUNDLED_PLUGINS) {
     for (const { id, command } of pluginCommands(root, plugin)) manifest.commands[id] = command;
@@ -23,7 +31,7 @@ export async function stageCli({ root, stageDir }) {
     command.pluginAlias = PACKAGE_NAMES.cli;
     command.pluginType = 'core';
   }
-  writeFileSync(join(stageDir, 'oclif.manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(join(stageDir, 'oclif.manifest.json'), JSON.stringify(manifest));
   const pkg = {
     name: PACKAGE_NAMES.cli,
     version: cli.version,
@@ -34,8 +42,8 @@ export async function stageCli({ root, stageDir }) {
     bin: { hop: 'bin/hop.js' },
     files: ['bin', 'dist', 'oclif.manifest.json'],
     oclif: { ...cli.oclif, plugins: cli.oclif.plugins.filter((name) => !BUNDLED_PLUGINS.includes(name)) },
-    dependencies: Object.fromEntries(CLI_RUNTIME_PACKAGES.map((name) => [name, cli.dependencies[name]])),
-    bundleDependencies: CLI_RUNTIME_PACKAGES,
+    dependencies: Object.fromEntries(Object.entries(runtime).map(([name, version]) => [name, cli.dependencies[name] ?? `^${version}`])),
+    bundleDependencies: Object.keys(runtime),
   };
   writeFileSync(join(stageDir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
 }
