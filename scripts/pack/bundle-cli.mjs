@@ -9,7 +9,29 @@ import { build } from 'esbuild';
 import { oclifLazyModules } from './oclif-lazy-modules.mjs';
 
 /** Loaded from node_modules at run time: `open` runs a script it ships beside its code. */
-export const CLI_RUNTIME_PACKAGES = ['open'];
+const RUNTIME_PACKAGES = ['open'];
+
+/** A package's name from an import specifier (`csv-parse/sync` -> `csv-parse`). */
+const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+/**
+ * Packages our code imports with `import()` stay out of the bundle, loaded from node_modules by
+ * Node itself: they are loaded only by the commands that need them, so bundling them would save
+ * nothing at start, and a split chunk of a CommonJS package offers only its default export where
+ * Node's own import offers its named ones too (`const { parse } = await import('yaml')`).
+ */
+function dynamicImportsExternal(found) {
+  return {
+    name: 'dynamic-imports-external',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.kind !== 'dynamic-import' || args.path.startsWith('node:')) return undefined;
+        found.add(packageOf(args.path));
+        return { path: args.path, external: true };
+      });
+    },
+  };
+}
 
 /**
  * oclif plugins whose commands the bundle carries as commands of its own: oclif would otherwise
@@ -52,7 +74,12 @@ process.env.OCLIF_DISABLE_ENGINE_WARNING ??= 'true';
 await import('../dist/main.js');
 `;
 
+/**
+ * Writes the bundle into `stageDir`; returns the packages it loads from node_modules at run time,
+ * which the package must carry.
+ */
 export async function bundleCli({ root, stageDir }) {
+  const runtime = new Set(RUNTIME_PACKAGES);
   mkdirSync(join(stageDir, 'bin'), { recursive: true });
   writeFileSync(join(stageDir, 'bin', 'hop.js'), BIN, { mode: 0o755 });
   const dist = join(root, 'cli', 'dist');
@@ -81,14 +108,15 @@ export async function bundleCli({ root, stageDir }) {
     platform: 'node',
     target: 'node20',
     // oclif reads TypeScript sources through these only in development, and catches their absence.
-    external: [...CLI_RUNTIME_PACKAGES, 'typescript', 'ts-node'],
+    external: [...RUNTIME_PACKAGES, 'typescript', 'ts-node'],
     // CommonJS dependencies bundled into ES modules still call require() for Node's built-ins.
     banner: { js: "import { createRequire as __hopCreateRequire } from 'node:module';\nconst require = __hopCreateRequire(import.meta.url);" },
     minify: !process.env.HOP_PACK_NO_MINIFY,
     legalComments: 'linked',
-    plugins: [oclifLazyModules],
+    plugins: [oclifLazyModules, dynamicImportsExternal(runtime)],
     logLevel: 'warning',
     metafile: Boolean(process.env.HOP_PACK_METAFILE),
   });
   if (result.metafile) writeFileSync(process.env.HOP_PACK_METAFILE, JSON.stringify(result.metafile));
+  return [...runtime].sort();
 }

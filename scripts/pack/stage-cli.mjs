@@ -1,9 +1,9 @@
 // Stages the `hop-cli` package: the bundled CLI, its command manifest (with the commands of the
-// plugins it bundles), and the one package it loads from node_modules at run time, copied from the
+// plugins it bundles), and the packages it loads from node_modules at run time, copied from the
 // workspace's install.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUNDLED_PLUGINS, bundleCli, CLI_RUNTIME_PACKAGES, pluginCommands } from './bundle-cli.mjs';
+import { BUNDLED_PLUGINS, bundleCli, pluginCommands } from './bundle-cli.mjs';
 import { copyDependencyClosure } from './dependency-closure.mjs';
 import { OCLIF_DEFERRED_PACKAGES } from './oclif-lazy-modules.mjs';
 import { PACKAGE_NAMES } from './names.mjs';
@@ -13,11 +13,11 @@ const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 export async function stageCli({ root, stageDir }) {
   const cli = readJson(join(root, 'cli', 'package.json'));
   const workspace = readJson(join(root, 'package.json'));
-  await bundleCli({ root, stageDir });
+  const loaded = await bundleCli({ root, stageDir });
   const runtime = copyDependencyClosure({
     root,
     fromDir: join(root, 'cli'),
-    names: CLI_RUNTIME_PACKAGES,
+    names: loaded,
     // The versions @oclif/core resolves, for its stand-ins to load (oclif-lazy-modules.mjs).
     alsoFrom: { dir: join(root, 'node_modules', '@oclif', 'core'), names: OCLIF_DEFERRED_PACKAGES },
     stageDir,
