@@ -10,9 +10,13 @@ import { PACKAGE_NAMES } from './names.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The environment of a user with an empty HOME and none of npm's, Hop's or XDG's variables. */
+/**
+ * The environment of a user with an empty HOME and none of npm's, Hop's or XDG's variables, nor
+ * the other settings a Hop server reads (a test run's DATABASE_URL, say).
+ */
 export function cleanEnv(home) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|HOP_|XDG_|NODE_OPTIONS$|CI$)/i.test(k)));
+  const unset = /^(npm_|HOP_|XDG_|(NODE_OPTIONS|CI|DATABASE_URL|REDIS_URL|SMTP_URL|PORT|HOST)$)/i;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !unset.test(k)));
   return { ...env, HOME: home, npm_config_cache: join(home, '.npm'), npm_config_registry: 'http://127.0.0.1:9/', npm_config_update_notifier: 'false' };
 }
 
