@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// QR rendering: a 1,024 px PNG with a logo must take under 100 ms (issue 5). Prints the median of
+// QR rendering: a 1,024 px PNG with a logo must take under 100 ms. Prints the median of
 // each case and the ratio of the logo case to the same code without a logo, both from this run.
 // Run after `npm run build`: node bench/qr-render.mjs [iterations]
 import sharp from 'sharp';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// What the rate-limit check costs (issue 7: under 15%): the same cheap authenticated call
+// What the rate-limit check costs (target: under 15%): the same cheap authenticated call
 // (GET /v1/workspaces/{ws} with a session: token check, membership, one read) on two Hop servers,
 // one with limits on and one with HOP_RATE_LIMITS=off, measured alternately in the same run.
 // The workspace is enterprise with the largest limits the admin API accepts, so the load never

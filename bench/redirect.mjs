@@ -162,7 +162,7 @@ try {
     '|---|---|---|---|---|---|',
     `| bare Fastify fixed 302 (baseline) | ${fmt(b.rps)} | ${fmt(b.p99)} ms | | ${fmt(b.serverUs, 1)} µs | |`,
     `| Hop redirect | ${fmt(h.rps)} | ${fmt(h.p99)} ms | ${h.errors} | ${fmt(h.serverUs, 1)} µs | ${pg ? `${fmt(h.postgresUs, 1)} µs` : '(in the server)'} |`,
-    // Targets: issue 8's for requests/s and p99, issue 15's (the click path) for CPU.
+    // Targets: the redirect's for requests/s and p99, the click path's for CPU.
     `| **ratio** | **${fmt(ratio, 2)}** (target ≥ 0.8; the click path's ≥ ${pg ? '0.5' : '0.4'}) | **${fmt(p99Ratio, 2)}x** (target < 1.5x${pg ? '' : '; the click path\'s ≤ 3x'}) | | **${fmt(h.serverUs / b.serverUs, 2)}x**${pg ? ' (target ≤ 1.5x)' : ' (the database works in the server)'} | ${pg ? '(target ≤ 15 µs)' : ''} |`,
     '',
     `Each alternation (Hop against the baseline round before it): ${perRound}.`,

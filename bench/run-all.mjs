@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const only = process.argv.slice(2);
-// In the order of issue 8's list; any other benchmark in bench/ runs after them.
+// The redirect and API benchmarks first, then the rest; any other benchmark in bench/ runs after them.
 const listed = [
   ['redirect.mjs', 'postgres'],
   ['redirect.mjs', 'embedded'],

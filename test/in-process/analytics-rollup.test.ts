@@ -198,8 +198,8 @@ test("a run finds the rollup rows it adds to through their key, never reading th
 });
 
 test('a run is never compiled with JIT', async () => {
-  // Past the planner's cost threshold PostgreSQL compiled the run's statement with LLVM at every
-  // run: 12-13% of its CPU (docs/performance.md, "Issue 15, eighth round").
+  // Past the planner's cost threshold PostgreSQL compiles the run's statement with LLVM at every
+  // run, a large share of its CPU for a statement that runs once.
   const { link } = await smartLink();
   await visit(link.slug, FIREFOX);
   await api.services.clicks.flush();

@@ -1,4 +1,4 @@
--- OAuth 2.0 (issue 6): clients registered by workspaces, grants (one user's consent for one client
+-- OAuth 2.0: clients registered by workspaces, grants (one user's consent for one client
 -- and one workspace), authorization codes and tokens. Secrets, codes and tokens are stored only as
 -- SHA-256 hashes: they carry at least 190 random bits, so a fast hash cannot be walked back.
 

@@ -1,7 +1,6 @@
--- Link counters can trail the rollups: under load the aggregation job adds clicks to
--- `link_counters` once several runs' worth wait, not at every run (docs/decisions.md, "Counters
--- catch up every few runs under load"). `counted_id` is the last click id counted there, moved in
--- the same update as the rollups' watermark; every click up to the watermark is counted already.
+-- `counted_id` is the last click id added to `link_counters`, kept beside the rollups' watermark so
+-- that counters and rollups can be moved apart: every click up to it is counted already, and
+-- counters a run left behind catch up from it.
 alter table click_watermark add column counted_id bigint;
 alter table click_watermark add column counted_at timestamptz(3) not null default now();
 update click_watermark set counted_id = last_id;
