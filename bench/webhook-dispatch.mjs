@@ -10,7 +10,7 @@
 // Usage: node bench/webhook-dispatch.mjs   (HOP_BENCH_EVENTS=500 shortens it while developing)
 import { createServer } from 'node:http';
 import { Agent, request } from 'undici';
-import { signWebhook, verifyWebhook } from '../shared/dist/index.js';
+import { signWebhook, verifyWebhook } from '../shared/dist/webhook-signature.js';
 import { freshPostgres, seedLinks, startHop } from './lib/servers.mjs';
 import { fmt, writeSection } from './lib/measure.mjs';
 

@@ -5,8 +5,8 @@ import react from '@vitejs/plugin-react';
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 // The dashboard uses the very same typed client as the CLI (shared/src/client.ts). Its one
-// transport module (http-send, over node:http) is replaced in the browser by one over `fetch`, and
-// the Node-only webhook-signature helper (never called here) by a stub.
+// transport module (http-send, over node:http) is replaced in the browser by one over `fetch`. The
+// Node-only webhook signing lives in a subpath export (`@hop/shared/webhook-signature`) it never imports.
 export default defineConfig({
   // Relative asset URLs: the server adds a <base href> naming where it mounts the app.
   base: './',
@@ -16,7 +16,6 @@ export default defineConfig({
       { find: /^@hop\/shared$/, replacement: here('../shared/src/index.ts') },
       { find: /^@hop\/shared\/client$/, replacement: here('../shared/src/client.ts') },
       { find: /^\.\/http-send\.js$/, replacement: here('./src/transport/fetch-send.ts') },
-      { find: /^node:crypto$/, replacement: here('./src/transport/no-node-crypto.ts') },
     ],
   },
   build: {

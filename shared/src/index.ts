@@ -20,7 +20,7 @@ export * from './route-errors.js';
 export * from './usage.js';
 export * from './events.js';
 export * from './webhooks.js';
-export * from './webhook-signature.js';
+export * from './webhook-headers.js';
 export * from './integration.js';
 export * from './oauth.js';
 export * from './plans.js';

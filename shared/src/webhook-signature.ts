@@ -1,20 +1,32 @@
+// Node-only (node:crypto): imported as `@hop/shared/webhook-signature`, never from the package's
+// main entry, so the dashboard's bundle does not need it.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { MAX_AGE_SECONDS, MAX_FUTURE_SECONDS, STANDARD_WEBHOOK_HEADERS, WEBHOOK_HEADERS } from './webhook-headers.js';
 
-/** The headers Hop sends with every delivery (docs/api.md, Events and webhooks). */
-export const WEBHOOK_HEADERS = {
-  signature: 'x-hop-webhook-signature',
-  timestamp: 'x-hop-webhook-timestamp',
-  eventType: 'x-hop-event-type',
-  deliveryId: 'x-hop-webhook-id',
-} as const;
+export { MAX_AGE_SECONDS, MAX_FUTURE_SECONDS, STANDARD_WEBHOOK_HEADERS, WEBHOOK_HEADERS };
 
-/** Deliveries older than 30 s, or more than 5 s in the future, are refused (docs/api.md). */
-export const MAX_AGE_SECONDS = 30;
-export const MAX_FUTURE_SECONDS = 5;
-
-/** `v1=` + lower-case hex HMAC-SHA256 of `{timestamp}.{rawBody}`. */
+/** SPEC's signature: `v1=` + lower-case hex HMAC-SHA256 of `{timestamp}.{rawBody}`, keyed with the secret's text. */
 export function signWebhook(secret: string, timestamp: number, rawBody: string): string {
   return 'v1=' + createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
+}
+
+const WHSEC = /^whsec_([A-Za-z0-9+/_-]+={0,2})$/;
+
+/**
+ * The key of the Standard Webhooks signature. A `whsec_` secret is keyed with the bytes its base64
+ * encodes: the standard alphabet (every secret made now) or the URL-safe one (secrets made before
+ * the standard headers; the same 32 random bytes, see docs/webhooks.md for giving them to the
+ * official libraries). Any other secret (one an integration chose) is keyed with its UTF-8 bytes,
+ * which the libraries call a "raw" secret.
+ */
+export function standardSigningKey(secret: string): Buffer {
+  const m = WHSEC.exec(secret);
+  return m ? Buffer.from(m[1].replace(/-/g, '+').replace(/_/g, '/'), 'base64') : Buffer.from(secret, 'utf8');
+}
+
+/** Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{rawBody}`. */
+export function signStandardWebhook(key: Buffer, id: string, timestamp: number, rawBody: string): string {
+  return 'v1,' + createHmac('sha256', key).update(`${id}.${timestamp}.${rawBody}`).digest('base64');
 }
 
 export type VerifyResult =

@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
-import { verifyWebhook, WEBHOOK_HEADERS } from '@hop/shared';
+import { WEBHOOK_HEADERS } from '@hop/shared';
+import { verifyWebhook } from '@hop/shared/webhook-signature';
 import { HopApiError, createHopClient } from '@hop/shared/client';
 import { ADMIN_TOKEN, API_URL, apiKey, eventually, team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';

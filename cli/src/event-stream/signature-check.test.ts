@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { signWebhook } from '@hop/shared';
+import { signWebhook } from '@hop/shared/webhook-signature';
 import { checkStreamEvent } from './signature-check.js';
 
 const secret = 'whsec_test-secret';

@@ -1,4 +1,5 @@
-import { MAX_AGE_SECONDS, MAX_FUTURE_SECONDS, verifyWebhook, WEBHOOK_HEADERS, type VerifyResult } from '@hop/shared';
+import { WEBHOOK_HEADERS } from '@hop/shared';
+import { MAX_AGE_SECONDS, MAX_FUTURE_SECONDS, verifyWebhook, type VerifyResult } from '@hop/shared/webhook-signature';
 
 export type VerifyReason = Extract<VerifyResult, { ok: false }>['reason'];
 

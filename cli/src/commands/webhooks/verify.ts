@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
-import { verifyWebhook, WEBHOOK_HEADERS } from '@hop/shared';
+import { WEBHOOK_HEADERS } from '@hop/shared';
+import { verifyWebhook } from '@hop/shared/webhook-signature';
 import { BaseCommand } from '../../base-command.js';
 import { EXIT } from '../../errors.js';
 import { explainReason } from '../../event-stream/signature-check.js';

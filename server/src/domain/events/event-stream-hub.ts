@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { signWebhook, WEBHOOK_HEADERS } from '@hop/shared';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { randomBase62 } from '../ids.js';
 import { EVENT_CHANNEL } from './event-outbox.js';
+import { signedHeaders } from '../webhooks/webhook-sender.js';
 import type { EventInterest } from './event-interest.js';
 
 const HEARTBEAT_MS = 15_000;
@@ -41,7 +41,7 @@ export function createEventStreamHub(deps: { db: Database; clock: Clock; newId: 
 
   /** Stable per credential and workspace, so a listener's configured secret survives reconnects. */
   const secretFor = (credentialId: string, workspaceId: string) =>
-    'whsec_' + createHmac('sha256', deps.serverSecret).update(`event-stream:${credentialId}:${workspaceId}`).digest('base64url');
+    'whsec_' + createHmac('sha256', deps.serverSecret).update(`event-stream:${credentialId}:${workspaceId}`).digest('base64');
 
   async function pump(s: Session) {
     if (s.pumping) {
@@ -68,13 +68,7 @@ export function createEventStreamHub(deps: { db: Database; clock: Clock; newId: 
               event: r.type,
               data: {
                 eventId: r.id, type: r.type, deliveryId, body,
-                headers: {
-                  'content-type': 'application/json',
-                  [WEBHOOK_HEADERS.signature]: signWebhook(s.secret, timestamp, body),
-                  [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-                  [WEBHOOK_HEADERS.eventType]: r.type,
-                  [WEBHOOK_HEADERS.deliveryId]: deliveryId,
-                },
+                headers: signedHeaders({ secrets: [s.secret], deliveryId, eventType: r.type, rawBody: body, timestamp }),
               },
             }));
           }
@@ -137,10 +131,11 @@ export function createEventStreamHub(deps: { db: Database; clock: Clock; newId: 
         `insert into event_stream_sessions (id, workspace_id, expires_at) values ($1, $2, now() + interval '${SESSION_TTL_SECONDS} seconds')`,
         [id, opts.workspaceId],
       );
+      const [ws] = await db.query<{ slug: string }>('select slug from workspaces where id = $1', [opts.workspaceId]);
       deps.interest.invalidate();
       (byWorkspace.get(opts.workspaceId) ?? byWorkspace.set(opts.workspaceId, new Set()).get(opts.workspaceId)!).add(session);
       opts.write('retry: 2000\n\n');
-      opts.write(sse({ event: 'ready', data: { sessionId: id, secret: session.secret, workspaceId: opts.workspaceId, events: opts.types ?? 'all' } }));
+      opts.write(sse({ event: 'ready', data: { sessionId: id, secret: session.secret, workspaceId: opts.workspaceId, workspaceSlug: ws?.slug ?? null, events: opts.types ?? 'all' } }));
       void pump(session).catch(() => {});
       return async () => {
         byWorkspace.get(opts.workspaceId)?.delete(session);

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
-/** `whsec_` + 32 random bytes, base64url (docs/api.md, Events and webhooks). */
-export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
+/** `whsec_` + 32 random bytes in standard base64, as Standard Webhooks libraries decode it (docs/api.md, Events and webhooks). */
+export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 /**
  * Webhook secrets must be readable to sign with, so they are encrypted, not hashed: AES-256-GCM

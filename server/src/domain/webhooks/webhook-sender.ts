@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { signWebhook, WEBHOOK_HEADERS } from '@hop/shared';
+import { STANDARD_WEBHOOK_HEADERS, WEBHOOK_HEADERS } from '@hop/shared';
+import { signStandardWebhook, signWebhook, standardSigningKey } from '@hop/shared/webhook-signature';
 
 /** 30 s for the endpoint to answer with a 2xx (docs/api.md). */
 export const DELIVERY_TIMEOUT_MS = 30_000;
@@ -8,24 +9,42 @@ export interface PostResult {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
+  /** Seconds the endpoint asked to wait (Retry-After on a 429 or 503), when it said. */
+  retryAfterSeconds?: number | null;
+  /** No answer: the connection failed or timed out (not a refusal by the address rules). */
+  connectionFailed?: boolean;
 }
 
 /** Sends one POST under the address rules, following no redirect; never throws. */
 export type SafePost = (url: string, headers: Record<string, string>, body: string, timeoutMs: number) => Promise<PostResult>;
+
+/**
+ * The signed headers of one attempt (or one event of a tail session): SPEC's `X-Hop-*` and the
+ * Standard Webhooks ones, each with a signature per secret (two during a rotation grace).
+ */
+export function signedHeaders(o: { secrets: string[]; deliveryId: string; eventType: string; rawBody: string; timestamp: number }) {
+  return {
+    'content-type': 'application/json',
+    [WEBHOOK_HEADERS.signature]: o.secrets.map((s) => signWebhook(s, o.timestamp, o.rawBody)).join(' '),
+    [WEBHOOK_HEADERS.timestamp]: String(o.timestamp),
+    [WEBHOOK_HEADERS.eventType]: o.eventType,
+    [WEBHOOK_HEADERS.deliveryId]: o.deliveryId,
+    // The delivery id again, so a receiver on a Standard Webhooks library deduplicates on it too.
+    [STANDARD_WEBHOOK_HEADERS.id]: o.deliveryId,
+    [STANDARD_WEBHOOK_HEADERS.timestamp]: String(o.timestamp),
+    [STANDARD_WEBHOOK_HEADERS.signature]: o.secrets
+      .map((s) => signStandardWebhook(standardSigningKey(s), o.deliveryId, o.timestamp, o.rawBody)).join(' '),
+  };
+}
 
 /** Builds the signed request of one attempt and sends it. */
 export function createWebhookSender(deps: { post: SafePost; now?: () => number }) {
   const now = deps.now ?? Date.now;
   return {
     async send(opts: { url: string; secrets: string[]; deliveryId: string; eventType: string; rawBody: string }): Promise<PostResult & { ok: boolean }> {
-      const timestamp = Math.floor(now() / 1000);
       const headers = {
-        'content-type': 'application/json',
+        ...signedHeaders({ ...opts, timestamp: Math.floor(now() / 1000) }),
         'user-agent': 'Hop-Webhooks/1.0 (+https://hop.dev/docs/webhooks)',
-        [WEBHOOK_HEADERS.signature]: opts.secrets.map((s) => signWebhook(s, timestamp, opts.rawBody)).join(' '),
-        [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-        [WEBHOOK_HEADERS.eventType]: opts.eventType,
-        [WEBHOOK_HEADERS.deliveryId]: opts.deliveryId,
         'x-request-id': `req_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
       };
       const result = await deps.post(opts.url, headers, opts.rawBody, DELIVERY_TIMEOUT_MS);
