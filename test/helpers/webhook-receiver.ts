@@ -31,11 +31,14 @@ export function throwAwayCertificate() {
   return { key: readFileSync(key), cert: readFileSync(cert), caFile: cert };
 }
 
+/** An answer's status, or its status and headers (a 429 with Retry-After). */
+export type Answer = number | { status: number; headers: Record<string, string> };
+
 /**
- * Starts a receiver; `respond` decides each answer's status (default 200). `received` holds every
- * request in arrival order.
+ * Starts a receiver; `respond` decides each answer (default 200). `received` holds every request
+ * in arrival order.
  */
-export async function startReceiver(opts: { tls?: { key: Buffer; cert: Buffer }; respond?: (req: ReceivedRequest) => number | Promise<number> } = {}) {
+export async function startReceiver(opts: { tls?: { key: Buffer; cert: Buffer }; respond?: (req: ReceivedRequest) => Answer | Promise<Answer> } = {}) {
   const received: ReceivedRequest[] = [];
   let respond = opts.respond ?? (() => 200);
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -45,7 +48,9 @@ export async function startReceiver(opts: { tls?: { key: Buffer; cert: Buffer };
     req.on('end', async () => {
       const r = { at: Date.now(), path: req.url ?? '/', headers: req.headers, body };
       received.push(r);
-      res.statusCode = await respond(r);
+      const answer = await respond(r);
+      if (typeof answer === 'number') res.statusCode = answer;
+      else res.writeHead(answer.status, answer.headers);
       res.end('ok');
     });
   };
@@ -55,7 +60,7 @@ export async function startReceiver(opts: { tls?: { key: Buffer; cert: Buffer };
   return {
     url: `${opts.tls ? 'https' : 'http'}://${opts.tls ? 'localhost' : '127.0.0.1'}:${port}`,
     received,
-    setResponder(fn: (req: ReceivedRequest) => number | Promise<number>) {
+    setResponder(fn: (req: ReceivedRequest) => Answer | Promise<Answer>) {
       respond = fn;
     },
     // The dispatcher keeps its connections alive: end them, or close() waits for their timeout.

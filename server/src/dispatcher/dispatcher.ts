@@ -6,7 +6,7 @@ import type { WebhookSender } from '../domain/webhooks/webhook-sender.js';
 import { EVENT_CHANNEL } from '../domain/events/event-outbox.js';
 import { DISABLE_AFTER_FAILURES, retryDelayMs } from './retry-schedule.js';
 import { plansWith } from '../domain/plans/plan-gates.js';
-import { createFairShare, ENDPOINT_HOST_SQL, MAX_PER_HOST, MAX_PER_WORKSPACE } from './fair-share.js';
+import { createFairShare, ENDPOINT_HOST_SQL, INITIAL_PER_HOST, MAX_PER_WORKSPACE, PREFETCH, SLOTS, type Answer, type Slot } from './fair-share.js';
 
 interface ClaimedDelivery {
   id: string;
@@ -21,13 +21,15 @@ interface ClaimedDelivery {
   secret: string | null;
   previous_secret: string | null;
   previous_secret_until: Date | null;
-  /** null when the payload is past its retention. */
-  payload: unknown;
+  /** The event as stored (sent as it is, never parsed); null when past its retention. */
+  payload: string | null;
   /** Whether the webhook's workspace is (still) on a plan with webhooks. */
   plan_allows: boolean | null;
   /** The endpoint's host[:port] and the workspace: the keys of fair delivery (null if deleted). */
   host: string | null;
   workspace_id: string | null;
+  /** When this process claimed it (performance.now()), to keep a queued one within its lease. */
+  claimedAt?: number;
 }
 
 /** What one attempt came to, to be written. */
@@ -50,12 +52,18 @@ const LEASE_SECONDS = 90;
 // lapses at once. Without this, the attempts a killed server had in flight waited 90 s after its
 // restart (test/fault/sigkill-pending-deliveries.test.ts).
 const LEASE_LOCK_CLASS = 72_410_201;
-/** Attempts in flight at once per process. */
-const BATCH = 16;
-/** Free slots worth a claim: one claim per few deliveries, yet a few slow endpoints block nothing. */
-const REFILL = 4;
+/** A Retry-After longer than the retry schedule's last step is cut to it. */
+const MAX_RETRY_AFTER_MS = 128_000;
+/** A claimed delivery that waited this long in the process goes back unsent: its 90 s lease covers the wait and a 30 s attempt. */
+const MAX_QUEUED_MS = 20_000;
+/** Attempts claimed and not yet recorded, at most. */
+const MAX_UNRECORDED = SLOTS * 4;
+/** Completions worth a claim while deliveries wait behind the hosts' limits: one claim per many deliveries. */
+const CLAIM_EVERY = 16;
 /** Outcomes written by one statement at most. */
 const RECORD_BATCH = 64;
+/** Record statements at once, at most. */
+const RECORD_WRITERS = 4;
 /** PostgreSQL's foreign_key_violation. */
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -81,54 +89,82 @@ export function createDispatcher(deps: {
   const inFlight = new Set<Promise<void>>();
   const share = createFairShare();
   const toRecord: { outcome: Outcome; resolve: () => void; reject: (err: unknown) => void }[] = [];
-  let recording = false;
+  /** Record statements under way (a few at once: one commit's wait need not hold up the next batch). */
+  let writers = 0;
   let owner = 0;
   let lease: HeldLock | null = null;
-  /** Ends drain()'s wait for a free slot early. */
+  /** Ends drain()'s wait: an event was written, or enough attempts finished to claim again. */
   let poke: (() => void) | undefined;
+  let doneSinceClaim = 0;
+  /** Attempts waiting for their endpoint's answer (inFlight also holds those being recorded). */
+  let sending = 0;
+  let claimAfter = 1;
+  /** Claimed deliveries waiting for a slot on their host, oldest first. */
+  const queues = new Map<string, ClaimedDelivery[]>();
+  let queued = 0;
+  const slotOf = (d: ClaimedDelivery): Slot => ({ host: d.host ?? '', workspaceId: d.workspace_id ?? '' });
 
   // One statement claims the deliveries and reads what sending them needs (the webhook's URL and
-  // secrets, the event's payload), instead of two more reads per delivery.
+  // secrets, the event's payload as its stored text), instead of two more reads per delivery.
+  //
+  // It walks the webhooks that have due deliveries (a skip scan of the pending index: one probe
+  // per webhook, however deep a flooded webhook's backlog), gives each host and workspace only the
+  // slots it has left, and takes each webhook's oldest deliveries. The pick goes round the hosts
+  // (every host's first delivery before any host's second), so a flood to one endpoint never
+  // stands in front of another endpoint's event.
   async function claim(limit: number): Promise<ClaimedDelivery[]> {
     // A claim made while this process's lock is lost would lapse at once: wait until it is back.
     if (!(await lease?.ensure())) return [];
-    const fair = share.state();
-    // Candidates skip hosts and workspaces at their cap; of the rest, each host and workspace
-    // gets only the slots it has left (ranked by due time), so one endpoint never fills the batch.
     return db.query<ClaimedDelivery>(
-      `with cand as (
-         select x.id, x.next_attempt_at, w.workspace_id as ws, ${ENDPOINT_HOST_SQL('w.url')} as host
-         from deliveries x join webhooks w on w.id = x.webhook_id
-         where x.status = 'pending' and w.is_active and x.next_attempt_at <= now()
-           and (x.locked_until is null or x.locked_until < now()
-             or x.locked_by::oid not in (select l.objid from pg_locks l
-               where l.locktype = 'advisory' and l.classid = ${LEASE_LOCK_CLASS}::oid and l.objsubid = 2 and l.granted))
-           and not (${ENDPOINT_HOST_SQL('w.url')} = any($4::text[])) and not (w.workspace_id = any($5::text[]))
-         order by x.next_attempt_at limit $1 * 4 for update of x skip locked),
-       busy as (select * from json_to_recordset($6::text::json) as b(kind text, key text, n int)),
+      `with recursive due(webhook_id) as (
+         (select webhook_id from deliveries where status = 'pending' and next_attempt_at <= now() order by webhook_id limit 1)
+         union all
+         select (select x.webhook_id from deliveries x
+                 where x.status = 'pending' and x.next_attempt_at <= now() and x.webhook_id > due.webhook_id
+                 order by x.webhook_id limit 1)
+         from due where due.webhook_id is not null),
+       lim as (select * from json_to_recordset($4::text::json) as b(kind text, key text, n int, cap int)),
+       live as (select l.objid from pg_locks l
+         where l.locktype = 'advisory' and l.classid = ${LEASE_LOCK_CLASS}::oid and l.objsubid = 2 and l.granted),
+       hooks as (
+         select w.id, w.workspace_id as ws, ${ENDPOINT_HOST_SQL('w.url')} as host
+         from due join webhooks w on w.id = due.webhook_id where w.is_active),
+       room as (
+         select h.*,
+           coalesce((select b.cap - b.n from lim b where b.kind = 'host' and b.key = h.host), $5) as host_free,
+           coalesce((select b.cap - b.n from lim b where b.kind = 'ws' and b.key = h.ws), $6) as ws_free
+         from hooks h),
+       cand as (
+         select r.host, r.ws, r.host_free, r.ws_free, x.id, x.next_attempt_at
+         from room r cross join lateral (
+           select x.id, x.next_attempt_at from deliveries x
+           where x.webhook_id = r.id and x.status = 'pending' and x.next_attempt_at <= now()
+             and (x.locked_until is null or x.locked_until < now() or x.locked_by::oid not in (select objid from live))
+           order by x.next_attempt_at limit least(r.host_free, r.ws_free, $1)
+           for update of x skip locked) x
+         where r.host_free > 0 and r.ws_free > 0),
        ranked as (
          select c.*, row_number() over (partition by c.host order by c.next_attempt_at, c.id) as host_rank,
            row_number() over (partition by c.ws order by c.next_attempt_at, c.id) as ws_rank
          from cand c),
        picked as (
-         select r.id from ranked r
-         where r.host_rank <= $7 - coalesce((select b.n from busy b where b.kind = 'host' and b.key = r.host), 0)
-           and r.ws_rank <= $8 - coalesce((select b.n from busy b where b.kind = 'ws' and b.key = r.ws), 0)
-         order by r.next_attempt_at limit $1),
+         select r.id from ranked r where r.host_rank <= r.host_free and r.ws_rank <= r.ws_free
+         order by r.host_rank, r.next_attempt_at limit $1),
        c as (
          update deliveries d set attempt_count = d.attempt_count + 1, locked_until = now() + interval '${LEASE_SECONDS} seconds',
            locked_by = $2, updated_at = now()
          where d.id in (select id from picked)
          returning d.id, d.webhook_id, d.event_id, d.event_type, d.attempt_count, d.max_attempts)
-       select c.*, w.id as hook_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, e.payload,
+       select c.*, w.id as hook_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, e.payload::text as payload,
          ws.plan = any($3::text[]) as plan_allows, ${ENDPOINT_HOST_SQL('w.url')} as host, w.workspace_id
        from c left join webhooks w on w.id = c.webhook_id left join events e on e.id = c.event_id
          left join workspaces ws on ws.id = w.workspace_id`,
-      [limit, owner, plansWith('webhooks'), fair.fullHosts, fair.fullWorkspaces, fair.busy, MAX_PER_HOST, MAX_PER_WORKSPACE],
+      [limit, owner, plansWith('webhooks'), share.state(), INITIAL_PER_HOST * PREFETCH, MAX_PER_WORKSPACE * PREFETCH],
     );
   }
 
-  async function attempt(d: ClaimedDelivery): Promise<void> {
+  /** One attempt, sent and recorded; `answered` hears what the endpoint said as soon as it said it. */
+  async function attempt(d: ClaimedDelivery, answered: (a: Answer) => void): Promise<void> {
     const hook = d.hook_id ? ({ id: d.hook_id, url: d.url, secret: d.secret, previous_secret: d.previous_secret,
       previous_secret_until: d.previous_secret_until } as WebhookRow) : null;
     const at = clock.now();
@@ -143,23 +179,20 @@ export function createDispatcher(deps: {
     // A workspace below Pro sends nothing more: the delivery ends at once, without counting
     // against the webhook (it did not fail; it was not sent).
     const planRequired = hook !== null && d.plan_allows === false;
-    const result = !hook
-      ? { ok: false, statusCode: null, durationMs: 0, error: 'webhook deleted' }
-      : planRequired
-        ? { ok: false, statusCode: null, durationMs: 0, error: 'plan_required' }
-      : d.payload == null
-        ? { ok: false, statusCode: null, durationMs: 0, error: 'payload past its 7-day retention' }
-        : secretError
-          ? { ok: false, statusCode: null, durationMs: 0, error: secretError }
-          : await sender.send({
-            url: hook.url, secrets, deliveryId: d.id, eventType: d.event_type,
-            rawBody: typeof d.payload === 'string' ? d.payload : JSON.stringify(d.payload),
-          });
+    const skipped = !hook ? 'webhook deleted'
+      : planRequired ? 'plan_required'
+      : d.payload == null ? 'payload past its 7-day retention'
+      : secretError;
+    const sent = skipped || !hook || d.payload == null ? null
+      : await sender.send({ url: hook.url, secrets, deliveryId: d.id, eventType: d.event_type, rawBody: d.payload });
+    const result = sent ?? { ok: false, statusCode: null, durationMs: 0, error: skipped };
+    // The endpoint has answered: its slot is free for the next attempt while this one is recorded.
+    if (sent) answered({ statusCode: sent.statusCode, durationMs: sent.durationMs, transportError: sent.connectionFailed === true, retryAfterSeconds: sent.retryAfterSeconds });
     const exhausted = !result.ok && (d.attempt_count >= d.max_attempts || planRequired);
     const outcome: Outcome = {
       d, at, statusCode: result.statusCode, durationMs: Math.round(result.durationMs), error: result.error?.slice(0, 500) ?? null,
       kind: result.ok ? 'succeeded' : exhausted ? 'failed' : 'retry',
-      next: result.ok || exhausted ? null : new Date(clock.now().getTime() + retryDelayMs(d.attempt_count, deps.retryScale)),
+      next: result.ok || exhausted ? null : nextAttemptAt(d.attempt_count, sent?.retryAfterSeconds),
     };
     // An exhausted delivery counts against its webhook (which it may disable): on its own. The
     // others are written together with those that finish while a write is under way: one
@@ -167,8 +200,15 @@ export function createDispatcher(deps: {
     if (outcome.kind === 'failed') await recordOne(outcome, !planRequired);
     else await new Promise<void>((resolve, reject) => {
       toRecord.push({ outcome, resolve, reject });
-      if (!recording) void recordQueued();
+      if (writers === 0 || (writers < RECORD_WRITERS && toRecord.length >= RECORD_BATCH / 4)) void recordQueued();
     });
+  }
+
+  /** The schedule's next attempt, or later when the endpoint asked for it (Retry-After). */
+  function nextAttemptAt(attemptsMade: number, retryAfterSeconds: number | null | undefined): Date {
+    const scheduled = retryDelayMs(attemptsMade, deps.retryScale);
+    const asked = Math.min((retryAfterSeconds ?? 0) * 1000, MAX_RETRY_AFTER_MS);
+    return new Date(clock.now().getTime() + Math.max(scheduled, asked));
   }
 
   // The attempt, the delivery's new state and the webhook's failure count in one statement
@@ -245,7 +285,7 @@ export function createDispatcher(deps: {
   }
 
   async function recordQueued(): Promise<void> {
-    recording = true;
+    writers++;
     try {
       while (toRecord.length > 0) {
         const batch = toRecord.splice(0, RECORD_BATCH);
@@ -258,7 +298,7 @@ export function createDispatcher(deps: {
         }
       }
     } finally {
-      recording = false;
+      writers--;
     }
   }
 
@@ -275,39 +315,108 @@ export function createDispatcher(deps: {
   }
 
   function start(d: ClaimedDelivery) {
-    const slot = { host: d.host ?? '', workspaceId: d.workspace_id ?? '' };
-    share.take(slot);
-    const p: Promise<void> = attempt(d)
+    const slot = slotOf(d);
+    const seq = share.take(slot);
+    sending++;
+    let released = false;
+    const release = (answer?: Answer) => {
+      if (released) return;
+      released = true;
+      sending--;
+      share.give(slot, seq, answer);
+      doneSinceClaim++;
+      startQueued();
+      if (sending + queued === 0 || doneSinceClaim >= claimAfter) poke?.();
+    };
+    const p: Promise<void> = attempt(d, release)
       .catch((err) => deps.log?.error({ err, delivery: d.id }, 'delivery attempt failed to record'))
       .finally(() => {
+        release();
         inFlight.delete(p);
-        share.give(slot);
+        poke?.();
       });
     inFlight.add(p);
   }
 
-  // Keeps up to BATCH attempts in flight, claiming again as soon as REFILL slots are free (or all
-  // are): a slow endpoint holds its own slot, not the whole batch.
+  /** Starts the queued deliveries whose host and workspace have room; hands back those of a paused host. */
+  function startQueued() {
+    for (const [host, q] of queues) {
+      const stale: ClaimedDelivery[] = [];
+      while (q.length > 0 && sending < SLOTS && share.canStart(slotOf(q[0]))) {
+        const d = q.shift()!;
+        if (performance.now() - d.claimedAt! > MAX_QUEUED_MS) {
+          stale.push(d);
+          continue;
+        }
+        share.unqueue(slotOf(d));
+        queued--;
+        start(d);
+      }
+      // Queued behind a slow endpoint for long: back to the database before its lease can lapse.
+      if (stale.length) void unclaim(stale, null);
+      const until = share.pausedUntil(host);
+      if (until && q.length > 0) void unclaim(q.splice(0), new Date(until));
+      if (q.length === 0) queues.delete(host);
+    }
+  }
+
+  function enqueue(batch: ClaimedDelivery[]) {
+    for (const d of batch) {
+      const key = d.host ?? '';
+      d.claimedAt = performance.now();
+      (queues.get(key) ?? queues.set(key, []).get(key)!).push(d);
+      share.queue(slotOf(d));
+      queued++;
+    }
+    startQueued();
+  }
+
+  /**
+   * Hands claimed deliveries that were never sent back to the database, their attempt not spent:
+   * at a stop, or when their host asked to wait (Retry-After), due again then.
+   */
+  async function unclaim(ds: ClaimedDelivery[], at: Date | null) {
+    for (const d of ds) share.unqueue(slotOf(d));
+    queued -= ds.length;
+    await db.query(
+      `update deliveries set attempt_count = attempt_count - 1, locked_until = null,
+         next_attempt_at = greatest(next_attempt_at, coalesce($3::timestamptz, now())), updated_at = now()
+       where id = any($1::text[]) and locked_by = $2 and status = 'pending'`,
+      [ds.map((d) => d.id), owner, at],
+    ).catch((err) => deps.log?.error({ err }, 'could not hand back claimed deliveries (their lease lapses)'));
+  }
+
+  // Keeps up to SLOTS attempts waiting for their endpoints (and at most MAX_UNRECORDED not yet
+  // recorded: a slow database holds claims back rather than piling up outcomes). A claim that filled every slot it asked for is followed
+  // by another at once; otherwise the hosts' limits held deliveries back, and the next claim waits
+  // until a quarter of the attempts in flight (at most CLAIM_EVERY) have finished, or until an
+  // event is written (wake): one claim per many deliveries at volume, yet a hung endpoint's few
+  // attempts never keep another workspace's event waiting.
   async function drain(): Promise<void> {
+    let claimNow = true;
     for (;;) {
       if (stopped) return;
-      const free = BATCH - inFlight.size;
-      if (free >= REFILL || inFlight.size === 0) {
+      if (again || doneSinceClaim >= claimAfter) claimNow = true;
+      // Never more claimed than the process could send at once: a delivery claimed here waits only
+      // for its own host's (or workspace's) slot, never for the process's.
+      const free = Math.min(SLOTS - sending - queued, MAX_UNRECORDED - inFlight.size - queued);
+      if (free > 0 && claimNow) {
+        claimNow = false;
         again = false;
+        doneSinceClaim = 0;
         const batch = await claim(free);
-        for (const d of batch) start(d);
-        // Fewer than asked may mean a host or workspace reached its cap: the next claim skips it.
-        if (batch.length > 0 && BATCH - inFlight.size >= REFILL) continue;
+        if (stopped) return void (await unclaim(batch, null));
+        enqueue(batch);
+        claimAfter = Math.min(CLAIM_EVERY, Math.max(1, Math.floor((sending + queued) / 4)));
+        // Every slot asked for was filled: more may be due at once.
+        claimNow = batch.length === free;
+        continue;
       }
-      if (inFlight.size === 0) {
+      if (inFlight.size === 0 && queued === 0) {
         if (!again) break;
         continue;
       }
-      // Until a slot frees up or wake() is called: waiting for a slot alone, new deliveries sat
-      // behind endpoints that hang until their 30 s timeout, though most slots were free
-      // (test/fault/sigkill-pending-deliveries.test.ts caught it).
-      if (again && BATCH - inFlight.size >= REFILL) continue; // woken during the claim
-      await Promise.race([...inFlight, new Promise<void>((resolve) => (poke = resolve))]);
+      await new Promise<void>((resolve) => (poke = resolve));
       poke = undefined;
     }
     await armNextDue();
@@ -346,8 +455,12 @@ export function createDispatcher(deps: {
       if (timer) clearInterval(timer);
       if (nextTimer) clearTimeout(nextTimer);
       await unlisten?.();
-      await Promise.allSettled([...inFlight]);
       await running;
+      // What was claimed but not sent goes back as it was, for this or another process to send.
+      const waiting = [...queues.values()].flat();
+      queues.clear();
+      if (waiting.length) await unclaim(waiting, null);
+      await Promise.allSettled([...inFlight]);
       await lease?.release();
     },
   };

@@ -51,13 +51,25 @@ export function createSafePost(opts: { allowPrivate: boolean; resolve?: (host: s
     try {
       const res = await request(target.url, { method: 'POST', headers, body, dispatcher: agent, signal: AbortSignal.timeout(timeoutMs) });
       await res.body.dump({ limit: 64 * 1024 }).catch(() => {});
-      return { statusCode: res.statusCode, durationMs: elapsed(), error: null };
+      return { statusCode: res.statusCode, durationMs: elapsed(), error: null, retryAfterSeconds: retryAfter(res.headers['retry-after']) };
     } catch (err) {
       const e = err as { name?: string; code?: string; message?: string };
       const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || e.code?.includes('TIMEOUT');
-      return { statusCode: null, durationMs: elapsed(), error: timedOut ? `no answer within ${timeoutMs / 1000} s` : (e.code ?? e.message ?? 'request failed') };
+      return {
+        statusCode: null, durationMs: elapsed(), connectionFailed: true,
+        error: timedOut ? `no answer within ${timeoutMs / 1000} s` : (e.code ?? e.message ?? 'request failed'),
+      };
     }
   };
+}
+
+/** Retry-After in seconds, from either of its forms (delay-seconds or an HTTP date); null when absent or unreadable. */
+export function retryAfter(value: string | string[] | undefined): number | null {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (!v) return null;
+  if (/^\d{1,10}$/.test(v.trim())) return Number(v.trim());
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 /** The address rules alone, for checking an endpoint URL when a webhook is saved. */

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { memoizeByString } from '../memo.js';
 
 /** `whsec_` + 32 random bytes in standard base64, as Standard Webhooks libraries decode it (docs/api.md, Events and webhooks). */
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
@@ -9,19 +10,21 @@ export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64'
  */
 export function createSecretBox(serverSecret: string) {
   const key = Buffer.from(hkdfSync('sha256', serverSecret, 'hop', 'webhook-secrets', 32));
+  // Every attempt signs with its webhook's secrets: a busy webhook's are opened once, not per delivery.
+  const open = memoizeByString((sealed: string): string => {
+    const [v, iv, tag, data] = sealed.split('.');
+    if (v !== 'v1') throw new Error('unknown secret format');
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+  }, 1000);
   return {
+    open,
     seal(plain: string): string {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
       return ['v1', iv, cipher.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
-    },
-    open(sealed: string): string {
-      const [v, iv, tag, data] = sealed.split('.');
-      if (v !== 'v1') throw new Error('unknown secret format');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
     },
   };
 }
