@@ -2,7 +2,8 @@
 // child process reading the live event stream, and a real local receiver it forwards to.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { verifyWebhook, WEBHOOK_HEADERS } from '@hop/shared';
+import { WEBHOOK_HEADERS } from '@hop/shared';
+import { verifyWebhook } from '@hop/shared/webhook-signature';
 import { ADMIN_TOKEN, eventually, team, type Team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { startReceiver } from '../helpers/webhook-receiver.js';
@@ -32,6 +33,8 @@ interface EventLine extends Line {
   eventId: string;
   eventType: string;
   deliveryId: string;
+  workspaceSlug: string;
+  linkSlug: string | null;
   signature: 'valid' | 'invalid';
   reason: string | null;
   event: { id: string; type: string; data: Record<string, unknown> };
@@ -95,6 +98,8 @@ test('--json --forward-to: a ready line, each event verified ✓ and forwarded w
         assert.match(e.seq, /^\d+$/);
         assert.equal(e.event.id, e.eventId);
         assert.equal((e.event.data.link as { id: string }).id, link.id);
+        assert.equal(e.linkSlug, link.slug);
+        assert.equal(e.workspaceSlug, t.slug);
       }
       assert.deepEqual(events.find((e) => e.eventType === 'link.updated')!.event.data.changes, ['title']);
 
@@ -137,7 +142,8 @@ test('on a terminal-less stdout: the secret on stderr, one line per event with �
     const { data: link } = await t.api.call('createLink', { params: params(), body: { url: 'https://example.com/tail-2' } });
     await t.api.call('updateLink', { params: { ...params(), linkId: link.id }, body: { title: 'Human' } });
     const line = await tail.waitForLine((l) => l.includes('link.updated'), EVENT_MS, 'the link.updated line');
-    assert.match(line, /^\d{4}-\d{2}-\d{2}T\S+Z {2}link\.updated {2}dlv_\w+ {2}✓$/);
+    // The line names the workspace and the link by their slugs, not only by ids.
+    assert.match(line, new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\S+Z {2}link\\.updated {2}${t.slug}/${link.slug} {2}dlv_\\w+ {2}✓$`));
     // Nothing could listen on port 9: the forward fails, and says so.
     const forward = await tail.waitForLine((l) => l.includes('→'), EVENT_MS, 'the forward line');
     assert.match(forward, /→ ✗ .*ECONNREFUSED.* in \d+ ms from http:\/\/127\.0\.0\.1:9\/closed/);
@@ -153,7 +159,7 @@ test('--print-secret prints only the secret, the same on every run with this cre
   try {
     assert.equal(await first.exitWithin(15_000), 0, first.stderr());
     assert.equal(await second.exitWithin(15_000), 0, second.stderr());
-    assert.match(first.stdout(), /^whsec_[A-Za-z0-9_-]{43}\n$/);
+    assert.match(first.stdout(), /^whsec_[A-Za-z0-9+/]{43}=\n$/);
     assert.equal(second.stdout(), first.stdout());
     // And it is the secret the stream signs with.
     await withTail(['--json'], async (tail) => {

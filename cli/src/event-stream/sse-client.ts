@@ -9,6 +9,8 @@ export interface StreamReady {
   sessionId: string;
   secret: string;
   workspaceId: string;
+  /** Named in every line, so a person reading the tail sees which workspace (null from an older server). */
+  workspaceSlug?: string | null;
   events: string[] | 'all';
 }
 

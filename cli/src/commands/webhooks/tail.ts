@@ -37,16 +37,18 @@ export default class WebhooksTail extends BaseCommand<typeof WebhooksTail> {
     const userAgent = `hop-cli/${this.config.version}`;
     const stop = stopSignal();
     let secret = '';
+    let workspaceSlug = workspaceId;
     await followEventStream({
       baseUrl: apiUrl, workspaceId, events, headers: credentialHeaders(credential, userAgent), signal: stop.signal,
       onReady: (ready, { reconnects, resumedFrom }) => {
         secret = ready.secret;
+        workspaceSlug = ready.workspaceSlug ?? workspaceId;
         if (this.flags['print-secret']) return stop.abort();
         if (reconnects) return void process.stderr.write(`Reconnected${resumedFrom ? `, resuming after event ${resumedFrom}` : ''}\n`);
         if (this.jsonEnabled()) writeJsonLine({ type: 'ready', ...ready, forwardTo: forwardTo ?? null });
         else this.announce(ready, forwardTo);
       },
-      onEvent: (event) => this.handleEvent(event, secret, workspaceId, forwardTo, userAgent),
+      onEvent: (event) => this.handleEvent(event, secret, { workspaceId, workspaceSlug }, forwardTo, userAgent),
       onReconnecting: ({ attempt, delayMs, error }) =>
         process.stderr.write(`Disconnected (${error}); reconnecting in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt})\n`),
     });
@@ -57,8 +59,9 @@ export default class WebhooksTail extends BaseCommand<typeof WebhooksTail> {
   }
 
   /** One event: its signature checked and shown, then forwarded and the local answer reported back. */
-  private async handleEvent(event: StreamEvent, secret: string, workspaceId: string, forwardTo: string | undefined, userAgent: string) {
-    this.printEvent(event, checkStreamEvent(secret, event));
+  private async handleEvent(event: StreamEvent, secret: string, ws: { workspaceId: string; workspaceSlug: string }, forwardTo: string | undefined, userAgent: string) {
+    const { workspaceId } = ws;
+    this.printEvent(event, checkStreamEvent(secret, event), ws.workspaceSlug);
     if (!forwardTo) return;
     const result = await forwardEvent(forwardTo, event, `${userAgent} (webhooks tail)`);
     this.printForward(event, result);
@@ -72,7 +75,7 @@ export default class WebhooksTail extends BaseCommand<typeof WebhooksTail> {
   private announce(ready: StreamReady, forwardTo: string | undefined) {
     const events = ready.events === 'all' ? 'all events' : ready.events.join(', ');
     process.stderr.write(
-      `Listening for ${events} in ${ready.workspaceId}\n` +
+      `Listening for ${events} in ${ready.workspaceSlug ?? ready.workspaceId} (${ready.workspaceId})\n` +
         `Signing secret: ${ready.secret}\n` +
         `  (the same on every run with this credential; give it to your receiver, e.g. HOP_WEBHOOK_SECRET)\n` +
         (forwardTo ? `Forwarding to ${forwardTo}\n` : '') +
@@ -80,18 +83,20 @@ export default class WebhooksTail extends BaseCommand<typeof WebhooksTail> {
     );
   }
 
-  private printEvent(event: StreamEvent, check: SignatureCheck) {
+  private printEvent(event: StreamEvent, check: SignatureCheck, workspaceSlug: string) {
     const body = parseEventBody(event.body);
+    const linkSlug = linkSlugOf(body.event);
     if (this.jsonEnabled()) {
       return writeJsonLine({
-        type: 'event', seq: event.seq, eventId: event.eventId, eventType: event.type, deliveryId: event.deliveryId,
+        type: 'event', seq: event.seq, eventId: event.eventId, eventType: event.type, deliveryId: event.deliveryId, workspaceSlug, linkSlug,
         signature: check.valid ? 'valid' : 'invalid', reason: check.reason, explanation: check.explanation, event: body.raw,
       });
     }
     const time = eventTime(body.event?.timestamp, this.io);
     const { green, red } = painter(this.io);
     const mark = check.valid ? green('✓') : red(`✗ ${check.explanation}`);
-    process.stdout.write(`${time}  ${event.type.padEnd(12)}  ${event.deliveryId}  ${mark}\n`);
+    const where = `${workspaceSlug}/${linkSlug ?? '-'}`;
+    process.stdout.write(`${time}  ${event.type.padEnd(12)}  ${where}  ${event.deliveryId}  ${mark}\n`);
   }
 
   private printForward(event: StreamEvent, r: ForwardResult) {
@@ -113,4 +118,10 @@ function parseEventBody(text: string): { raw: unknown; event?: HopEvent } {
   }
   const parsed = EventSchema.safeParse(raw);
   return { raw, event: parsed.success ? parsed.data : undefined };
+}
+
+/** The slug of the link an event is about: `data.link.slug`, or `data.slug` for clicks and scans. */
+function linkSlugOf(event: HopEvent | undefined): string | null {
+  const data = event?.data as { link?: { slug?: string }; slug?: string } | undefined;
+  return data?.link?.slug ?? data?.slug ?? null;
 }
