@@ -28,6 +28,7 @@ import { createEventInterest } from './domain/events/event-interest.js';
 import { createClickEvents } from './domain/events/click-events.js';
 import { createEventStreamHub } from './domain/events/event-stream-hub.js';
 import { createStreamResults } from './domain/events/stream-results.js';
+import { createEventTrigger } from './domain/events/event-trigger.js';
 import { createSecretBox } from './domain/webhooks/webhook-secrets.js';
 import { createWebhookSender } from './domain/webhooks/webhook-sender.js';
 import { createWebhooksService } from './domain/webhooks/webhooks-service.js';
@@ -172,6 +173,9 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     interest,
     webhooks,
     streamResults: createStreamResults({ db }),
+    triggerEvent: createEventTrigger({
+      db, clock, newId, outbox, webhooks, config: { shortDomain: config.shortDomain, shortScheme: config.shortScheme },
+    }),
     eventStreams: createEventStreamHub({ db, clock, newId, serverSecret: secretText, interest }),
     dispatcher: createDispatcher({
       db, clock, sender, signingSecrets: webhooks.signingSecrets, retryScale: config.webhookRetryScale,

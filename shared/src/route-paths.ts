@@ -58,6 +58,7 @@ export const ROUTE_PATHS = {
   enableWebhook: ['POST', '/v1/workspaces/:workspaceId/webhooks/:webhookId/enable'],
   listDeliveries: ['GET', '/v1/workspaces/:workspaceId/webhooks/:webhookId/deliveries'],
   retryDelivery: ['POST', '/v1/workspaces/:workspaceId/webhooks/:webhookId/deliveries/:deliveryId/retry'],
+  triggerEvent: ['POST', '/v1/workspaces/:workspaceId/events/trigger'],
   reportStreamResult: ['POST', '/v1/workspaces/:workspaceId/events/stream/results'],
   listStreamResults: ['GET', '/v1/workspaces/:workspaceId/events/stream/results'],
   integrationSubscribe: ['POST', '/api/v1/webhooks'],

@@ -52,6 +52,22 @@ export const RotatedSecretSchema = z.object({
 
 export const TestWebhookBodySchema = z.strictObject({ type: EventTypeSchema.optional() }).nullish();
 
+/** `hop webhooks trigger`: a sample event of a type, to one webhook or (without `webhookId`) to the live tail. */
+export const TriggerEventBodySchema = z.strictObject({ type: EventTypeSchema, webhookId: idSchema('wh').optional() });
+export type TriggerEventBody = z.infer<typeof TriggerEventBodySchema>;
+export const TriggerEventResultSchema = z.object({
+  eventId: idSchema('evt'),
+  type: EventTypeSchema,
+  /** Where it went: one webhook (answered as `test` does) or the workspace's event stream. */
+  target: z.enum(['webhook', 'tail']),
+  webhookId: idSchema('wh').nullable(),
+  success: z.boolean(),
+  statusCode: z.number().int().nullable(),
+  durationMs: z.number().int(),
+  error: z.string().nullable(),
+});
+export type TriggerEventResult = z.infer<typeof TriggerEventResultSchema>;
+
 export const DeliveryAttemptSchema = z.object({
   number: z.number().int(),
   at: TimestampSchema,

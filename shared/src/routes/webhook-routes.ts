@@ -1,6 +1,6 @@
 import { envelope, listEnvelope, ListQuerySchema } from '../envelope.js';
 import { WorkspaceParamsSchema } from '../workspaces.js';
-import { CreatedWebhookSchema, CreateWebhookBodySchema, DeliveryParamsSchema, DeliverySchema, ListDeliveriesQuerySchema, RotatedSecretSchema, RotateSecretBodySchema, StreamResultBodySchema, StreamResultSchema, TestWebhookBodySchema, UpdateWebhookBodySchema, WebhookParamsSchema, WebhookSchema, WebhookTestResultSchema } from '../webhooks.js';
+import { CreatedWebhookSchema, CreateWebhookBodySchema, DeliveryParamsSchema, DeliverySchema, ListDeliveriesQuerySchema, RotatedSecretSchema, RotateSecretBodySchema, StreamResultBodySchema, StreamResultSchema, TestWebhookBodySchema, TriggerEventBodySchema, TriggerEventResultSchema, UpdateWebhookBodySchema, WebhookParamsSchema, WebhookSchema, WebhookTestResultSchema } from '../webhooks.js';
 import { route } from './route-def.js';
 
 /** Webhooks, deliveries and the event stream's results. */
@@ -59,6 +59,12 @@ export const webhookRoutes = {
     role: 'admin', status: 200, params: DeliveryParamsSchema, response: envelope(DeliverySchema),
   }),
 
+  triggerEvent: route({
+    method: 'POST', path: '/v1/workspaces/:workspaceId/events/trigger',
+    summary: 'Send a sample event ("test": true) to one webhook, or to the live event stream (hop webhooks tail)', tag: 'webhooks',
+    auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', status: 200, params: WorkspaceParamsSchema,
+    body: TriggerEventBodySchema, response: envelope(TriggerEventResultSchema),
+  }),
   reportStreamResult: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/events/stream/results',
     summary: 'Report what a local receiver answered to a forwarded stream event (hop webhooks tail)', tag: 'webhooks',

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { defineRoute, type ApiDeps } from '../define-route.js';
 
 export async function webhookRoutes(app: FastifyInstance, deps: ApiDeps) {
-  const { webhooks, streamResults } = deps.services;
+  const { webhooks, streamResults, triggerEvent } = deps.services;
   defineRoute(app, deps, 'listWebhooks', async ({ actor, query }) => webhooks.list(actor.workspaceId, query));
   defineRoute(app, deps, 'createWebhook', async ({ actor, body }) => ({ data: await webhooks.create(actor, body) }));
   defineRoute(app, deps, 'getWebhook', async ({ actor, params }) => ({ data: await webhooks.get(actor.workspaceId, params.webhookId) }));
@@ -15,6 +15,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: ApiDeps) {
   defineRoute(app, deps, 'enableWebhook', async ({ actor, params }) => ({ data: await webhooks.enable(actor, params.webhookId) }));
   defineRoute(app, deps, 'listDeliveries', async ({ actor, params, query }) => webhooks.listDeliveries(actor.workspaceId, params.webhookId, query));
   defineRoute(app, deps, 'retryDelivery', async ({ actor, params }) => ({ data: await webhooks.retryDelivery(actor, params.webhookId, params.deliveryId) }));
+  defineRoute(app, deps, 'triggerEvent', async ({ actor, body }) => ({ data: await triggerEvent(actor, body) }));
   defineRoute(app, deps, 'reportStreamResult', async ({ actor, body }) => ({
     data: await streamResults.report(actor.workspaceId, actor.credentialId, body),
   }));

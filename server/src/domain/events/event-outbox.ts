@@ -57,7 +57,12 @@ export function createEventOutbox(deps: { newId: IdGenerator }) {
         [deliveries.map((d) => d[0]), deliveries.map((d) => d[1]), deliveries.map((d) => d[2]), deliveries.map((d) => d[3])],
       );
     }
-    // One notification per workspace: listeners read every event after the last one they sent.
+    await notify(tx, envelopes, rows);
+    return envelopes;
+  }
+
+  /** One notification per workspace: listeners read every event after the last one they sent. */
+  async function notify(tx: Queryable, envelopes: HopEvent[], rows: { id: string; seq: number }[]) {
     const wsOf = new Map(envelopes.map((e) => [e.id, e.workspaceId]));
     const maxSeq = new Map<string, number>();
     for (const r of rows) {
@@ -65,12 +70,24 @@ export function createEventOutbox(deps: { newId: IdGenerator }) {
       maxSeq.set(ws, Math.max(maxSeq.get(ws) ?? 0, Number(r.seq)));
     }
     for (const [ws, seq] of maxSeq) await tx.query('select pg_notify($1, $2)', [EVENT_CHANNEL, `${ws}:${seq}`]);
-    return envelopes;
+  }
+
+  /**
+   * A sample event for the live event stream alone (`hop webhooks trigger` without a webhook): it
+   * is written so that every process's stream sends it, and queues no delivery.
+   */
+  async function publishSample(tx: Queryable, event: HopEvent & { test: true }): Promise<void> {
+    const rows = await tx.query<{ id: string; seq: number }>(
+      `insert into events (id, workspace_id, type, payload, created_at) values ($1, $2, $3, $4::json, $5) returning id, seq`,
+      [event.id, event.workspaceId, event.type, JSON.stringify(event), event.timestamp],
+    );
+    await notify(tx, [event], rows);
   }
 
   return {
     emit: async (tx: Queryable, event: NewEvent) => (await emitMany(tx, [event]))[0],
     emitMany,
+    publishSample,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ClickData, EventPayload, EventType, Link } from '@hop/shared';
+import type { ClickData, EventPayload, EventType, HopEvent, Link } from '@hop/shared';
 
 /**
  * A sample event of each type, sent by a webhook's `test` (marked `"test": true`): the same
@@ -32,4 +32,10 @@ export function sampleEvent(type: EventType, shortDomain: string, scheme: string
     case 'qr.scanned':
       return { type, data: { ...click, qrId: 'qr_0000000000000000test' } };
   }
+}
+
+/** A whole sample event as a receiver gets it: a fresh id, this workspace, `"test": true`. */
+export function sampleEnvelope(o: { type: EventType; workspaceId: string; eventId: string; shortDomain: string; scheme: string; now: Date }): HopEvent & { test: true } {
+  const sample = sampleEvent(o.type, o.shortDomain, o.scheme, o.now);
+  return { id: o.eventId, type: o.type, timestamp: o.now.toISOString(), workspaceId: o.workspaceId, data: sample.data, test: true } as HopEvent & { test: true };
 }

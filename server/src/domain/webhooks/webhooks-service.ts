@@ -6,7 +6,7 @@ import type { IdGenerator } from '../ids.js';
 import { plansWith, requireFeature } from '../plans/plan-gates.js';
 import type { Actor } from '../auth/actor.js';
 import type { Membership } from '../workspaces/workspaces-service.js';
-import { sampleEvent } from '../events/sample-events.js';
+import { sampleEnvelope } from '../events/sample-events.js';
 import { newWebhookSecret, type SecretBox } from './webhook-secrets.js';
 import type { WebhookSender } from './webhook-sender.js';
 import { afterCreated, createdKeyOf, pageOf, type PageQuery } from '../pagination.js';
@@ -122,9 +122,7 @@ export function createWebhooksService(deps: {
       requireFeature('webhooks', ws, config.dashboardUrl);
       const row = await load(ws.workspaceId, webhookId);
       await checkUrl(row.url);
-      const now = clock.now();
-      const sample = sampleEvent(type, config.shortDomain, config.shortScheme, now);
-      const event = { id: newId('evt'), type, timestamp: now.toISOString(), workspaceId: ws.workspaceId, data: sample.data, test: true };
+      const event = sampleEnvelope({ type, workspaceId: ws.workspaceId, eventId: newId('evt'), shortDomain: config.shortDomain, scheme: config.shortScheme, now: clock.now() });
       const r = await sender.send({ url: row.url, secrets: signingSecrets(row), deliveryId: newId('dlv'), eventType: type, rawBody: JSON.stringify(event) });
       return { eventId: event.id, success: r.ok, statusCode: r.statusCode, durationMs: r.durationMs, error: r.error };
     },
