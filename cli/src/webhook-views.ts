@@ -1,6 +1,8 @@
 import { Flags } from '@oclif/core';
 import { EVENT_TYPES, type Delivery, type Webhook } from '@hop/shared';
-import { dateColumn, type Column } from './render.js';
+import { EXIT } from './errors.js';
+import type { IO } from './io.js';
+import { dateColumn, printRecord, type Column } from './render.js';
 
 /** `--event` of `webhooks create` and `update`: repeat for several. */
 export const eventFlag = (required = false) =>
@@ -69,3 +71,21 @@ export const graceFlag = Flags.custom<number>({
     return seconds;
   },
 });
+
+/**
+ * The answer to a sample event (`webhooks test`, `webhooks trigger`): printed (or the JSON), and a
+ * failed command when the endpoint did not answer 2xx, since the answer is still what was asked for.
+ */
+export function reportSampleAnswer<T extends { success: boolean; statusCode: number | null; error: string | null }>(
+  cmd: { io: IO; json: boolean; logJson(o: unknown): void; exit(code: number): never },
+  data: T,
+): T {
+  if (data.success) {
+    if (!cmd.json) printRecord(cmd.io, data);
+    return data;
+  }
+  if (cmd.json) cmd.logJson(data);
+  else printRecord(cmd.io, data);
+  cmd.io.err(`Error: the endpoint answered ${data.statusCode ?? 'nothing'}${data.error ? `: ${data.error}` : ''}\n`);
+  return cmd.exit(EXIT.error);
+}

@@ -1,9 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { EVENT_TYPES, type EventType } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { EXIT } from '../../errors.js';
 import { workspaceFlag } from '../../flags.js';
-import { printRecord } from '../../render.js';
+import { reportSampleAnswer } from '../../webhook-views.js';
 
 export default class WebhooksTest extends BaseCommand<typeof WebhooksTest> {
   static summary = "Send a sample event now and show the endpoint's answer";
@@ -21,14 +20,6 @@ export default class WebhooksTest extends BaseCommand<typeof WebhooksTest> {
       params: { workspaceId, webhookId: this.args.webhookId },
       body: this.flags.type ? { type: this.flags.type as EventType } : {},
     });
-    if (data.success) {
-      if (!this.jsonEnabled()) printRecord(this.io, data);
-      return data;
-    }
-    // A failed test is a failed command, but the answer is still what the caller asked for.
-    if (this.jsonEnabled()) this.logJson(data);
-    else printRecord(this.io, data);
-    process.stderr.write(`Error: the endpoint answered ${data.statusCode ?? 'nothing'}${data.error ? `: ${data.error}` : ''}\n`);
-    return this.exit(EXIT.error);
+    return reportSampleAnswer({ io: this.io, json: this.jsonEnabled(), logJson: (o) => this.logJson(o), exit: (c) => this.exit(c) }, data);
   }
 }

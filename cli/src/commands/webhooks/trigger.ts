@@ -1,9 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { EVENT_TYPES, type EventType } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
-import { EXIT } from '../../errors.js';
 import { workspaceFlag } from '../../flags.js';
-import { printRecord } from '../../render.js';
+import { reportSampleAnswer } from '../../webhook-views.js';
 
 export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger> {
   static summary = 'Send a sample event of a type to one webhook, or to the live tail';
@@ -27,13 +26,6 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
       params: { workspaceId },
       body: { type: this.args.eventType as EventType, ...(this.flags.webhook ? { webhookId: this.flags.webhook } : {}) },
     });
-    if (data.success) {
-      if (!this.jsonEnabled()) printRecord(data);
-      return data;
-    }
-    if (this.jsonEnabled()) this.logJson(data);
-    else printRecord(data);
-    process.stderr.write(`Error: the endpoint answered ${data.statusCode ?? 'nothing'}${data.error ? `: ${data.error}` : ''}\n`);
-    return this.exit(EXIT.error);
+    return reportSampleAnswer({ io: this.io, json: this.jsonEnabled(), logJson: (o) => this.logJson(o), exit: (c) => this.exit(c) }, data);
   }
 }
