@@ -1,0 +1,86 @@
+// The click-volume scenario of bench/webhook-dispatch.mjs: visits at a fixed rate to links whose
+// workspace has a `link.clicked` webhook to a loopback receiver, on one Hop process (API,
+// redirector and dispatcher, as `npm start` runs them). Reports deliveries a second, the lag from
+// the click to its delivery while the load lasts (p50, p99), and the time the backlog takes to
+// drain after the load ends.
+import { createServer } from 'node:http';
+import { Pool } from 'undici';
+import { seedLinks, startHop, pick, USER_AGENTS } from './servers.mjs';
+
+const percentile = (xs, p) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** One run: `rate` visits a second for `seconds`, then waits (up to `drainLimitS`) for every delivery. */
+export async function clickVolume({ env, rate, seconds, drainLimitS = 120, nodeArgs = [] }) {
+  const arrivals = new Map(); // webhook-id → arrival (ms since the epoch)
+  const lags = [];
+  let duplicates = 0;
+  let loadEnd = Infinity;
+  const receiver = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const at = Date.now();
+      const id = String(req.headers['webhook-id']);
+      if (arrivals.has(id)) duplicates++;
+      else {
+        arrivals.set(id, at);
+        const event = JSON.parse(Buffer.concat(chunks).toString());
+        if (at <= loadEnd) lags.push(at - Date.parse(event.data.clickedAt));
+      }
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+  const hop = await startHop(env, nodeArgs);
+  try {
+    const { token, workspaceId, slugs } = await seedLinks(hop.url, 50);
+    const res = await fetch(`${hop.url}/v1/workspaces/${workspaceId}/webhooks`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ url: `http://127.0.0.1:${receiver.address().port}/clicks`, events: ['link.clicked'] }),
+    });
+    if (!res.ok) throw new Error(`createWebhook: ${res.status} ${await res.text()}`);
+
+    // Visits at a fixed rate: every 10 ms, as many as are due by then, not waiting for answers.
+    const pool = new Pool(hop.url, { connections: 64, pipelining: 1 });
+    let sent = 0;
+    let redirected = 0;
+    let failed = 0;
+    const started = Date.now();
+    const total = Math.round(rate * seconds);
+    const inFlight = new Set();
+    while (sent < total) {
+      const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * rate));
+      for (; sent < due; sent++) {
+        const p = pool.request({ method: 'GET', path: `/${pick(slugs)}`, headers: { 'user-agent': pick(USER_AGENTS) } })
+          .then(async (r) => {
+            await r.body.dump();
+            if (r.statusCode === 302) redirected++;
+            else failed++;
+          }, () => failed++)
+          .finally(() => inFlight.delete(p));
+        inFlight.add(p);
+      }
+      await sleep(10);
+    }
+    await Promise.all(inFlight);
+    loadEnd = Date.now();
+    const duringLoad = arrivals.size;
+    const loadSeconds = (loadEnd - started) / 1000;
+    const deadline = loadEnd + drainLimitS * 1000;
+    while (arrivals.size < redirected && Date.now() < deadline) await sleep(50);
+    let last = loadEnd;
+    for (const at of arrivals.values()) if (at > last) last = at;
+    await pool.close();
+    return {
+      rate, seconds, redirected, failed, delivered: arrivals.size, duplicates,
+      deliveredPerSecond: duringLoad / loadSeconds,
+      lagP50: percentile(lags, 50), lagP99: percentile(lags, 99),
+      drainSeconds: arrivals.size >= redirected ? (last - loadEnd) / 1000 : NaN,
+    };
+  } finally {
+    await hop.stop();
+    receiver.closeAllConnections();
+    receiver.close();
+  }
+}
