@@ -5,8 +5,8 @@
  *
  * Each host's limit adapts, as TCP's window does: it starts at 4, grows by one for every 2xx
  * answered quickly (doubling per round trip) until the first sign of strain, then by one per
- * round trip, up to 64; a 429, a 5xx, a timeout or a connection error halves it (at most once per
- * round trip, so a burst of failures in flight counts once), and a `Retry-After` pauses the host
+ * round trip, up to 64; a 429, a 5xx, a timeout or a connection error halves it, down to 4 (at most
+ * once per round trip, so a burst of failures in flight counts once), and a `Retry-After` pauses the host
  * until then. A fast receiver so reaches 64 in flight within a few hundred deliveries; a slow or
  * failing one keeps a few.
  *
@@ -21,7 +21,8 @@
  */
 export const INITIAL_PER_HOST = 4;
 export const MAX_PER_HOST = 64;
-const MIN_PER_HOST = 1;
+/** Never below where it starts: a failing endpoint keeps the 4 it always had, its retries no slower. */
+const MIN_PER_HOST = INITIAL_PER_HOST;
 /** Attempts in flight and queued at once per process: a full host's 64, and as many queued. */
 export const SLOTS = 128;
 /** A workspace with webhooks on many slow hosts still leaves half the slots to the others. */
