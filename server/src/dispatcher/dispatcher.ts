@@ -386,12 +386,12 @@ export function createDispatcher(deps: {
     ).catch((err) => deps.log?.error({ err }, 'could not hand back claimed deliveries (their lease lapses)'));
   }
 
-  // Keeps up to SLOTS attempts waiting for their endpoints (and at most MAX_UNRECORDED not yet
-  // recorded: a slow database holds claims back rather than piling up outcomes). A claim that filled every slot it asked for is followed
-  // by another at once; otherwise the hosts' limits held deliveries back, and the next claim waits
-  // until a quarter of the attempts in flight (at most CLAIM_EVERY) have finished, or until an
-  // event is written (wake): one claim per many deliveries at volume, yet a hung endpoint's few
-  // attempts never keep another workspace's event waiting.
+  // Keeps up to SLOTS attempts sending or queued (and at most MAX_UNRECORDED not yet recorded: a
+  // slow database holds claims back rather than piling up outcomes). A claim that filled every slot
+  // it asked for is followed by another at once; otherwise the hosts' limits held deliveries back,
+  // and the next claim waits until a quarter of the attempts in flight (at most CLAIM_EVERY) have
+  // been answered, or until an event is written (wake): one claim per many deliveries at volume,
+  // yet a hung endpoint's few attempts never keep another workspace's event waiting.
   async function drain(): Promise<void> {
     let claimNow = true;
     for (;;) {
