@@ -90,6 +90,10 @@ const server = needsServer ? await startServer({ dataDir, env: {
     HOP_DISABLE: 'dispatcher',
   } }) : null;
 if (server) process.stderr.write(`test server: ${server.url} on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embedded database'}\n`);
+// The first account of a server is its operator: made here, before any test runs, so that no
+// test's account becomes the operator by the order the files happen to run in.
+if (server) await fetch(`${server.url}/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ email: `operator-${Date.now()}@example.test`, password: 'operator of the test run', name: 'Test operator' }) });
 
 // Durations per file and per top-level test, for the summary printed at the end.
 const timings = join(tlsDir, 'timings.jsonl');

@@ -54,6 +54,12 @@ import { createOAuthClientsService } from './domain/oauth/oauth-clients-service.
 import { createOAuthService } from './domain/oauth/oauth-service.js';
 import { createDeviceCodes } from './domain/oauth/device-codes.js';
 import { createInviteMailer, type SendInvite } from './domain/mail/invite-mailer.js';
+import { createMailer } from './domain/mail/mailer.js';
+import { createSessions } from './domain/auth/sessions-service.js';
+import { createPasswordResets } from './domain/auth/password-resets.js';
+import { createAccountPasswords } from './domain/users/account-passwords.js';
+import { createOperator } from './domain/users/operator.js';
+import { createOAuthGrants } from './domain/oauth/oauth-grants.js';
 
 /** HOP_SECRET, or one generated once into HOP_DATA_DIR and reused on every start (docs/api.md, Operating the server). */
 export function loadSecret(config: Pick<Config, 'secret' | 'dataDir'>): string {
@@ -78,7 +84,11 @@ export interface ServiceOptions {
 export function createServices(config: Config, db: Database, opts: ServiceOptions = {}) {
   const clock = opts.clock ?? systemClock;
   const secretText = loadSecret(config);
-  const sessions = createSessionTokens({ secret: new TextEncoder().encode(secretText), clock });
+  const oauthGrants = createOAuthGrants({ db, clock });
+  const sessions = createSessions({
+    db, clock, newId, grants: oauthGrants,
+    tokens: createSessionTokens({ secret: new TextEncoder().encode(secretText), clock }),
+  });
   const ownHosts = [config.shortDomain, new URL(config.baseUrl).host];
   const outbox = createEventOutbox({ newId });
   const interest = createEventInterest({ db });
@@ -126,9 +136,10 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     db, clock, newId, lookupTxt: createTxtLookup(config.dnsServers), reservedHosts, onChanged: hostDomains.invalidate,
   });
   const oauthClients = createOAuthClientsService({ db, newId });
-  // Invites go out by e-mail when SMTP_URL is set; a failed send is logged, the invite still stands
-  // (its creation answer carries the acceptUrl to pass on by hand).
-  const mailInvite = config.smtpUrl ? createInviteMailer({ smtpUrl: config.smtpUrl, baseUrl: config.baseUrl }) : undefined;
+  // Invites and password-reset links go out by e-mail when SMTP_URL is set. A failed invite send is
+  // logged, the invite still stands (its creation answer carries the acceptUrl to pass on by hand).
+  const sendMail = config.smtpUrl ? createMailer({ smtpUrl: config.smtpUrl, baseUrl: config.baseUrl }) : undefined;
+  const mailInvite = sendMail && createInviteMailer(sendMail);
   const sendInvite: SendInvite | undefined = mailInvite && (async (mail) => {
     await mailInvite(mail).catch((err) => opts.log?.error({ err, inviteId: mail.invite.id }, 'sending the invite e-mail failed'));
   });
@@ -164,7 +175,14 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     smart: createSmartVisits({ geo, geoHeader: config.geoHeader, salts }),
   };
 
-  const oauth = createOAuthService({ db, clock, clients: oauthClients, workspaces });
+  const oauth = createOAuthService({ db, clock, clients: oauthClients, workspaces, grants: oauthGrants });
+  const passwordChecks = createPasswordChecks({ db, clock, secret: secretText });
+  const passwordResets = createPasswordResets({
+    db, clock, sendMail,
+    resetUrl: (token) => `${config.dashboardUrl}/reset-password#token=${encodeURIComponent(token)}`,
+    onMailError: (err) => opts.log?.error({ err }, 'sending a password-reset e-mail failed'),
+  });
+  const operator = createOperator({ db });
 
   return {
     db,
@@ -184,10 +202,11 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     clock,
     sessions,
     clicks,
-    users: createUsersService({
-      db, newId, sessions,
-      checks: createPasswordChecks({ db, clock, secret: secretText }),
-    }),
+    users: createUsersService({ db, newId, sessions, checks: passwordChecks, operator }),
+    operator,
+    passwordResets,
+    accountPasswords: createAccountPasswords({ db, checks: passwordChecks, sessions, resets: passwordResets }),
+    oauthGrants,
     workspaces,
     members: createMembersService({
       db, clock, newId, workspaces,

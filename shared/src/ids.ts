@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-/** Type prefixes of every identifier (docs/api.md, Wire conventions). `oac` is an OAuth client. */
-export const ID_PREFIXES = ['usr', 'ws', 'lnk', 'qr', 'dom', 'wh', 'evt', 'dlv', 'key', 'inv', 'oac'] as const;
+/**
+ * Type prefixes of every identifier (docs/api.md, Wire conventions). `oac` is an OAuth client,
+ * `oag` a grant (a user's consent to one), `ses` a sign-in session.
+ */
+export const ID_PREFIXES = ['usr', 'ws', 'lnk', 'qr', 'dom', 'wh', 'evt', 'dlv', 'key', 'inv', 'oac', 'oag', 'ses'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 /** An identifier: its prefix, an underscore, then at least 16 base62 characters. */

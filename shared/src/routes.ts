@@ -3,6 +3,7 @@ import { credentialRoutes } from './routes/credential-routes.js';
 import { domainRoutes } from './routes/domain-routes.js';
 import { integrationRoutes } from './routes/integration-routes.js';
 import { linkRoutes } from './routes/link-routes.js';
+import { sessionRoutes } from './routes/session-routes.js';
 import { webhookRoutes } from './routes/webhook-routes.js';
 
 export type { RouteAuth, RouteDef, RouteTag, WorkspaceSource } from './routes/route-def.js';
@@ -14,6 +15,7 @@ export { ROUTE_TAGS } from './routes/route-def.js';
  */
 export const routes = {
   ...accountRoutes,
+  ...sessionRoutes,
   ...credentialRoutes,
   ...linkRoutes,
   ...domainRoutes,

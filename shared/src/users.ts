@@ -3,7 +3,7 @@ import { idSchema, TimestampSchema } from './ids.js';
 
 export const EmailSchema = z.email().max(254);
 /** Account passwords: at least 8 characters (docs/api.md, Limits), at most 256 so hashing stays bounded. */
-export const AccountPasswordSchema = z.string().min(8).max(256);
+export const AccountPasswordSchema = z.string().min(8, 'must be at least 8 characters long').max(256, 'must be at most 256 characters long');
 
 export const UserSchema = z
   .object({ id: idSchema('usr'), email: z.string(), name: z.string(), createdAt: TimestampSchema })

@@ -184,14 +184,14 @@ test('scopes guard workspace routes for keys: workspaces:read, workspace:read, w
   assert.equal(renamed.body.data.name, 'Renamed by key');
 });
 
-test('admin API: X-Admin-Token sets the plan; a missing or wrong token answers 401', async () => {
+test('admin API: X-Admin-Token sets the plan; a missing or wrong token answers 401, a user who is not the operator 403', async () => {
   const t = await team();
   const path = `/v1/admin/workspaces/${t.workspaceId}`;
   await rawFails(anonymous, 'PATCH', path, { body: { plan: 'pro' } }, 'UNAUTHORIZED', 401);
   await rawFails(anonymous, 'PATCH', path, { body: { plan: 'pro' }, headers: { 'x-admin-token': `${ADMIN_TOKEN}x` } }, 'UNAUTHORIZED', 401);
   await rawFails(anonymous, 'PATCH', path, { body: { plan: 'pro' }, headers: { 'x-admin-token': 'short' } }, 'UNAUTHORIZED', 401);
-  // A session, even the owner's, is not the operator.
-  await rawFails(t.api, 'PATCH', path, { body: { plan: 'pro' } }, 'UNAUTHORIZED', 401);
+  // A session, even the owner's, is not the operator (the run's first account is: test/run.mjs).
+  await rawFails(t.api, 'PATCH', path, { body: { plan: 'pro' } }, 'FORBIDDEN', 403);
   assert.equal((await succeeds(t.api, 'getWorkspace', { params: { workspaceId: t.workspaceId } })).body.data.plan, 'free');
 
   const admin = client();

@@ -165,7 +165,7 @@ export function checkWireValues(value: unknown, path = 'body'): void {
   for (const [k, v] of Object.entries(value)) {
     const p = `${path}.${k}`;
     if (/At$/.test(k) && v !== null) assert.match(String(v), ISO_MS, `${p} is ISO 8601 UTC with milliseconds`);
-    if (k === 'id' && typeof v === 'string') assert.match(v, /^(usr|ws|lnk|qr|dom|wh|evt|dlv|key|inv|oac)_[0-9A-Za-z]{16,}$/, `${p} is a prefixed id`);
+    if (k === 'id' && typeof v === 'string') assert.match(v, /^(usr|ws|lnk|qr|dom|wh|evt|dlv|key|inv|oac|oag|ses)_[0-9A-Za-z]{16,}$/, `${p} is a prefixed id`);
     if (ID_PREFIX_OF[k] && v !== null) assert.match(String(v), idPattern(ID_PREFIX_OF[k]), `${p} is a ${ID_PREFIX_OF[k]}_ id`);
     checkWireValues(v, p);
   }

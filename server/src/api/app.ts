@@ -11,6 +11,7 @@ import { securityHeadersHook } from './security-headers.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { limitUnmatched } from './plugins/access.js';
 import { authRoutes } from './routes/auth-routes.js';
+import { sessionRoutes } from './routes/session-routes.js';
 import { workspaceRoutes } from './routes/workspace-routes.js';
 import { memberRoutes } from './routes/member-routes.js';
 import { apiKeyRoutes } from './routes/api-key-routes.js';
@@ -102,6 +103,7 @@ export async function buildApp(
   // A fleet may split the parts: HOP_DISABLE=api leaves a redirector, =redirector an API server.
   if (!config.disabled.has('api')) await app.register(async (scope) => {
     await authRoutes(scope, deps);
+    await sessionRoutes(scope, deps);
     await workspaceRoutes(scope, deps);
     await memberRoutes(scope, deps);
     await apiKeyRoutes(scope, deps);

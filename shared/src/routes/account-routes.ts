@@ -1,5 +1,6 @@
 import { envelope, listEnvelope, ListQuerySchema } from '../envelope.js';
-import { AuthResultSchema, LoginBodySchema, SignupBodySchema, UserSchema } from '../users.js';
+import { AuthResultSchema, LoginBodySchema, SignupBodySchema } from '../users.js';
+import { MeSchema } from '../accounts.js';
 import { CreateWorkspaceBodySchema, MemberSchema, UpdateWorkspaceBodySchema, WorkspaceParamsSchema, WorkspaceSchema } from '../workspaces.js';
 import { UsageSchema } from '../usage.js';
 import { CreatedInviteSchema, CreateInviteBodySchema, InviteParamsSchema, InviteSchema, InviteTokenParamsSchema, MemberParamsSchema, UpdateMemberBodySchema } from '../members.js';
@@ -18,7 +19,7 @@ export const accountRoutes = {
   }),
   getMe: route({
     method: 'GET', path: '/v1/me', summary: 'The user behind the credential', tag: 'auth',
-    auth: 'credential', workspace: 'none', status: 200, response: envelope(UserSchema),
+    auth: 'credential', workspace: 'none', status: 200, response: envelope(MeSchema),
   }),
   // Workspaces
   listWorkspaces: route({

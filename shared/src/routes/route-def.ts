@@ -8,7 +8,8 @@ import type { Scope } from '../scopes.js';
  * - `credential`: a session, an API key or an OAuth token, checked against `scope` and `role`;
  * - `session`: a dashboard session only (used where a key must not act, e.g. creating workspaces
  *   is allowed to keys too, so it is rare);
- * - `admin`: the operator's `X-Admin-Token`.
+ * - `admin`: the server's operator: its `X-Admin-Token`, or the operator account's own session or
+ *   CLI login (the first account of the server).
  */
 export type RouteAuth = 'public' | 'credential' | 'session' | 'admin';
 
@@ -56,7 +57,7 @@ export interface RouteDef {
   scope?: Scope;
   /** Weakest workspace role allowed, for routes acting in a workspace. */
   role?: Role;
-  status: 200 | 201;
+  status: 200 | 201 | 202;
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;

@@ -5,7 +5,7 @@ import { roleAtLeast } from '@hop/shared';
 import type { Principal } from '../../domain/auth/credentials.js';
 import { HopError, notFound } from '../../domain/errors.js';
 import type { Services } from '../../services.js';
-import { authenticate, requireAdmin, requireScope, requireUserCredential } from './authentication.js';
+import { authenticate, requireOperator, requireScope, requireUserCredential } from './authentication.js';
 import { limitAdmin, limitRefused, limitRequest } from './rate-limits.js';
 
 declare module 'fastify' {
@@ -81,7 +81,8 @@ export async function enforceAccess(
   if (def.auth === 'admin') {
     // Counted before the token is compared, so a guess over the limit learns nothing.
     await limitAdmin(services, req, reply);
-    requireAdmin(adminToken, req);
+    const operator = await requireOperator(services, adminToken, req);
+    if (operator) req.principal = operator;
     return checkParams();
   }
   await checkAccess(services, def, req, checkParams).catch((err) => limitRefused(services, req, reply, err));

@@ -40,9 +40,10 @@ export async function authenticate(services: Services, req: FastifyRequest): Pro
       if (!p) throw refuseBearer('invalid_token', 'the access token is invalid, expired or revoked');
       return p;
     }
-    const userId = await services.sessions.verify(m[1]);
-    if (!userId) throw refuseBearer('invalid_token', 'the session token is invalid or expired');
-    return { kind: 'session', userId, scopes: ALL_SCOPES, credentialId: `session:${userId}` };
+    const session = await services.sessions.authenticate(m[1]);
+    if (!session) throw refuseBearer('invalid_token', 'the session token is invalid, expired or signed out');
+    const { userId, sessionId } = session;
+    return { kind: 'session', userId, scopes: ALL_SCOPES, credentialId: `session:${userId}`, sessionId };
   }
   throw new HopError('UNAUTHORIZED', 'authentication required: send X-API-Key or Authorization: Bearer <token>');
 }
@@ -64,8 +65,27 @@ export function requireScope(principal: Principal, scope: RouteDef['scope']) {
   }
 }
 
+/** The sign-in a user credential is: its session, or the CLI login (grant) of its OAuth token. */
+export const currentSignIn = (p: Principal) =>
+  p.kind === 'session' ? { sessionId: p.sessionId } : p.kind === 'oauth' && p.clientId === HOP_CLI_CLIENT_ID ? { cliGrantId: p.credentialId } : {};
+
+/**
+ * The operator (docs/api.md, Accounts): the `X-Admin-Token`, or, sent without one, the user
+ * credential (a session or the CLI's own login) of the operator account.
+ */
+export async function requireOperator(services: Services, adminToken: string | undefined, req: FastifyRequest): Promise<Principal | undefined> {
+  if (req.headers['x-admin-token'] !== undefined || !(req.headers.authorization || req.headers['x-api-key'])) {
+    requireAdmin(adminToken, req);
+    return undefined;
+  }
+  const principal = await authenticate(services, req);
+  requireUserCredential(principal);
+  await services.operator.require(principal.userId);
+  return principal;
+}
+
 /** The operator token, compared in constant time. The admin API is off (404) when none is set. */
-export function requireAdmin(adminToken: string | undefined, req: FastifyRequest) {
+function requireAdmin(adminToken: string | undefined, req: FastifyRequest) {
   if (!adminToken) throw new HopError('NOT_FOUND', 'the admin API is off (HOP_ADMIN_TOKEN is unset)', { resource: 'route' });
   const given = req.headers['x-admin-token'];
   if (typeof given !== 'string' || !timingSafeEqual(digest(given), digest(adminToken))) {

@@ -87,6 +87,11 @@ ${scopes}
   <p><small>It never gets more power than your role in the workspace. You can revoke its access at any time.</small></p>
   <button type="submit" name="decision" value="approve">Approve</button>
   <button type="submit" name="decision" value="deny">Deny</button>
+</form>
+<form method="post" action="">
+  <input type="hidden" name="csrf" value="${esc(opts.csrf)}">
+  <input type="hidden" name="action" value="logout">
+  <p><small>Not ${esc(opts.userEmail)}?</small> <button type="submit">Sign out</button></p>
 </form>`,
   );
 }

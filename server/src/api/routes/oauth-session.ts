@@ -63,10 +63,10 @@ export function oauthBrowserSession(services: Services, secureCookies: boolean) 
   }
 
   return {
-    /** The user signed in to this flow, from the session cookie. */
+    /** The user signed in to this flow, from the session cookie (while its session stands). */
     async user(req: FastifyRequest): Promise<string | null> {
       const token = req.cookies[SESSION_COOKIE];
-      return token ? sessions.verify(token) : null;
+      return token ? ((await sessions.authenticate(token))?.userId ?? null) : null;
     },
 
     /** The CSRF token of this browser: a random cookie that each form must echo. */
@@ -89,6 +89,14 @@ export function oauthBrowserSession(services: Services, secureCookies: boolean) 
      * the form is shown again with the reason. Null when the form is neither.
      */
     async handleAccountForm(req: FastifyRequest, reply: FastifyReply, form: Form, clientName: string) {
+      if (form.action === 'logout') {
+        // Signing out ends the cookie's session on the server, not only in this browser.
+        const token = req.cookies[SESSION_COOKIE];
+        const session = token ? await sessions.authenticate(token) : null;
+        if (session) await sessions.endCurrent(session.userId, { sessionId: session.sessionId });
+        reply.clearCookie(SESSION_COOKIE, cookieOptions);
+        return reply.redirect(withPrompt(req.url, false), 303);
+      }
       if (form.action !== 'login' && form.action !== 'signup') return null;
       const csrf = req.cookies[CSRF_COOKIE]!;
       const tooMany = (seconds: number) => {
@@ -102,14 +110,15 @@ export function oauthBrowserSession(services: Services, secureCookies: boolean) 
       if (!address.allowed && address.status) return tooMany(Math.max(1, Math.ceil((address.status.resetAt - Date.now()) / 1000)));
       try {
         let token: string;
-        if (form.action === 'login') token = (await users.login({ email: form.email ?? '', password: form.password ?? '' })).token;
+        const ctx = { userAgent: req.headers['user-agent'] };
+        if (form.action === 'login') token = (await users.login({ email: form.email ?? '', password: form.password ?? '' }, ctx)).token;
         else {
           const body = SignupBodySchema.safeParse({ email: form.email, password: form.password, name: form.name });
           if (!body.success) {
             const issue = body.error.issues[0];
             return accountPage(req, reply, clientName, csrf, { status: 400, email: form.email, name: form.name, error: `${issue.path.join('.')}: ${issue.message}` });
           }
-          token = (await users.signup(body.data)).token;
+          token = (await users.signup(body.data, ctx)).token;
         }
         reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_TTL_SECONDS });
         return reply.redirect(withPrompt(req.url, false), 303);

@@ -17,6 +17,8 @@ export interface Principal {
   workspaceId?: string;
   /** The OAuth client an access token was issued to. */
   clientId?: string;
+  /** The sign-in session of a session token (its server-side record). */
+  sessionId?: string;
 }
 
 export const ALL_SCOPES: readonly Scope[] = SCOPES;

@@ -1,4 +1,5 @@
 import type { CreatedInvite } from '@hop/shared';
+import type { SendMail } from './mailer.js';
 
 /** What an invite e-mail says: who invites, to which workspace, with which role, and the link. */
 export interface InviteMail {
@@ -9,20 +10,9 @@ export interface InviteMail {
 
 export type SendInvite = (mail: InviteMail) => Promise<void>;
 
-/**
- * Invites by e-mail over `SMTP_URL` (docs/api.md, Access), through nodemailer. The sender address is the
- * URL's `from` query parameter, else `Hop <no-reply@{host of the base URL}>`; the other query
- * parameters are nodemailer's own (`?pool=true`, ...). nodemailer is loaded on first use.
- */
-export function createInviteMailer(opts: { smtpUrl: string; baseUrl: string }): SendInvite {
-  const url = new URL(opts.smtpUrl);
-  const from = url.searchParams.get('from') ?? `Hop <no-reply@${new URL(opts.baseUrl).hostname}>`;
-  url.searchParams.delete('from');
-  let transport: Promise<import('nodemailer').Transporter> | undefined;
-  const connect = async () => (await import('nodemailer')).createTransport(url.toString());
-
+/** Invites by e-mail (docs/api.md, Access), over the server's mailer. */
+export function createInviteMailer(send: SendMail): SendInvite {
   return async ({ invite, workspaceName, inviterName }) => {
-    transport ??= connect();
     const who = inviterName ?? 'Someone';
     const text = [
       `${who} invited you to join the workspace "${workspaceName}" on Hop as ${invite.role}.`,
@@ -32,11 +22,6 @@ export function createInviteMailer(opts: { smtpUrl: string; baseUrl: string }): 
       '',
       `Or with the CLI: hop invites accept ${invite.token}`,
     ].join('\n');
-    await (await transport).sendMail({
-      from,
-      to: invite.email,
-      subject: `${who} invited you to ${workspaceName} on Hop`,
-      text,
-    });
+    await send({ to: invite.email, subject: `${who} invited you to ${workspaceName} on Hop`, text });
   };
 }

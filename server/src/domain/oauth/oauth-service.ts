@@ -9,6 +9,8 @@ import type { OAuthClientsService, RegisteredClient } from './oauth-clients-serv
 import { OAuthError } from './oauth-errors.js';
 import { S256_CHALLENGE, verifierMatches } from './pkce.js';
 import { redirectUriAllowed } from './redirect-uris.js';
+import type { OAuthGrants } from './oauth-grants.js';
+import { revokeGrantRows } from './oauth-grants.js';
 
 /** docs/api.md, Access: codes 10 minutes, access tokens 1 hour, refresh tokens 90 days. */
 export const CODE_TTL_SECONDS = 10 * 60;
@@ -50,6 +52,7 @@ interface GrantRow {
   workspace_id: string | null;
   scopes: Scope[];
   revoked_at: Date | null;
+  last_used_at: Date | null;
 }
 
 /** Parses a space-delimited scope string: known scopes only; `keys:manage` for the CLI only. */
@@ -71,14 +74,13 @@ export function parseScopes(client: RegisteredClient, scope: string | undefined,
  * The authorization server (docs/api.md, Access): authorization code + PKCE S256, refresh-token rotation
  * with reuse detection, revocation, and the bearer tokens `authenticate()` accepts.
  */
-export function createOAuthService(deps: { db: Database; clock: Clock; clients: OAuthClientsService; workspaces: WorkspacesService }) {
-  const { db, clock, clients, workspaces } = deps;
+export function createOAuthService(deps: { db: Database; clock: Clock; clients: OAuthClientsService; workspaces: WorkspacesService; grants: OAuthGrants }) {
+  const { db, clock, clients, workspaces, grants } = deps;
   const later = (seconds: number) => new Date(clock.now().getTime() + seconds * 1000);
 
-  async function revokeGrant(q: Pick<Database, 'query'>, grantId: string) {
-    await q.query('update oauth_grants set revoked_at = $2 where id = $1 and revoked_at is null', [grantId, clock.now()]);
-    await q.query('delete from oauth_tokens where grant_id = $1', [grantId]);
-  }
+  const revokeGrant = async (q: Database, grantId: string) => {
+    await revokeGrantRows(q, grantId, clock.now());
+  };
 
   /** A fresh access and refresh token for a grant, both with `scopes`. */
   async function issueTokens(q: Pick<Database, 'query'>, grant: GrantRow, scopes: Scope[]): Promise<OAuthTokenResponse> {
@@ -222,6 +224,7 @@ export function createOAuthService(deps: { db: Database; clock: Clock; clients: 
         await revokeGrant(db, grant.id);
         throw new OAuthError('invalid_grant', 'the refresh token was already used; the whole authorization is revoked');
       }
+      await grants.touch(grant.id, grant.last_used_at);
       return issueTokens(db, grant, scopes);
     },
 
@@ -248,6 +251,7 @@ export function createOAuthService(deps: { db: Database; clock: Clock; clients: 
         [hash(token), clock.now()],
       );
       if (!row) return null;
+      await grants.touch(row.id, row.last_used_at);
       // The CLI's own login acts in every workspace of the user (with the user's role in each).
       const bound = row.client_id === HOP_CLI_CLIENT_ID ? {} : { workspaceId: row.workspace_id! };
       return { kind: 'oauth', userId: row.user_id, scopes: row.token_scopes, credentialId: row.id, clientId: row.client_id, ...bound };

@@ -1,11 +1,13 @@
-import type { AuthResult, LoginBody, SignupBody, User } from '@hop/shared';
+import type { AuthResult, LoginBody, Me, SignupBody, User } from '@hop/shared';
 import type { Queryable } from '../../db/database.js';
 import { HopError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import { decoyHash, hashPassword, verifyPassword } from '../passwords.js';
 import { iso } from '../timestamps.js';
-import type { SessionTokens } from '../auth/session-tokens.js';
+import type { Sessions } from '../auth/sessions-service.js';
 import type { PasswordChecks } from '../auth/password-checks.js';
+import { requireStrongPassword } from '../auth/password-strength.js';
+import type { Operator } from './operator.js';
 
 interface UserRow {
   id: string;
@@ -22,16 +24,22 @@ export const toUser = (r: Pick<UserRow, 'id' | 'email' | 'name' | 'created_at'>)
   createdAt: iso(r.created_at),
 });
 
-export function createUsersService(deps: { db: Queryable; newId: IdGenerator; sessions: SessionTokens; checks: PasswordChecks }) {
-  const { db, newId, sessions, checks } = deps;
+/** Where a sign-in comes from, kept with its session (the sessions list shows it). */
+export interface SignInContext {
+  userAgent?: string;
+}
 
-  async function issue(user: User): Promise<AuthResult> {
-    const { token, expiresAt } = await sessions.sign(user.id);
+export function createUsersService(deps: { db: Queryable; newId: IdGenerator; sessions: Sessions; checks: PasswordChecks; operator: Operator }) {
+  const { db, newId, sessions, checks, operator } = deps;
+
+  async function issue(user: User, ctx: SignInContext): Promise<AuthResult> {
+    const { token, expiresAt } = await sessions.start(user.id, ctx.userAgent);
     return { user, token, expiresAt: iso(expiresAt) };
   }
 
   return {
-    async signup(body: SignupBody): Promise<AuthResult> {
+    async signup(body: SignupBody, ctx: SignInContext = {}): Promise<AuthResult> {
+      requireStrongPassword('password', body.password, body.email);
       const passwordHash = await hashPassword(body.password);
       const rows = await db.query<UserRow>(
         `insert into users (id, email, name, password_hash) values ($1, $2, $3, $4)
@@ -41,23 +49,27 @@ export function createUsersService(deps: { db: Queryable; newId: IdGenerator; se
       if (!rows[0]) {
         throw new HopError('CONFLICT', 'an account with this e-mail already exists', { field: 'email' });
       }
-      return issue(toUser(rows[0]));
+      return issue(toUser(rows[0]), ctx);
     },
 
     /** Every account-password check goes through here, and so through the one limiter. */
-    async login(body: LoginBody): Promise<AuthResult> {
+    async login(body: LoginBody, ctx: SignInContext = {}): Promise<AuthResult> {
       const [row] = await db.query<UserRow>('select * from users where lower(email) = lower($1)', [body.email.trim()]);
       // Hash even when the account does not exist, so timing does not tell which e-mails are registered.
       const stored = row?.password_hash ?? (await decoyHash());
       const ok = await checks.check(body.email, () => verifyPassword(body.password, stored));
       if (!row || !ok) throw new HopError('UNAUTHORIZED', 'wrong e-mail or password');
-      return issue(toUser(row));
+      return issue(toUser(row), ctx);
     },
 
     async get(userId: string): Promise<User> {
       const [row] = await db.query<UserRow>('select id, email, name, created_at from users where id = $1', [userId]);
       if (!row) throw notFound('user');
       return toUser(row);
+    },
+
+    async me(userId: string): Promise<Me> {
+      return { ...(await this.get(userId)), isOperator: await operator.is(userId) };
     },
   };
 }
