@@ -78,8 +78,8 @@ export function authorizeSession(url: string, headers: Record<string, string> = 
 }
 
 /** The whole consent dance for `account`; answers the Location the browser was sent to. */
-export async function approve(account: Pick<Account, 'email' | 'password'>, workspaceId: string, p: AuthorizeParams): Promise<URL> {
-  const s = authorizeSession(authorizeUrl(p));
+export async function approve(account: Pick<Account, 'email' | 'password'>, workspaceId: string, p: AuthorizeParams, baseUrl = API_URL): Promise<URL> {
+  const s = authorizeSession(authorizeUrl(p, baseUrl));
   const first = await s.get();
   if (first.status !== 200) throw new Error(`authorize answered ${first.status}: ${first.location ?? first.text.slice(0, 300)}`);
   const login = await s.login(account);
@@ -112,18 +112,18 @@ export async function oauthPost(path: 'token' | 'revoke', form: Record<string, s
 export async function oauthTokens(
   account: Pick<Account, 'email' | 'password'>,
   workspaceId: string,
-  opts: { clientId?: string; clientSecret?: string; redirectUri?: string; scopes?: Scope[] } = {},
+  opts: { clientId?: string; clientSecret?: string; redirectUri?: string; scopes?: Scope[]; baseUrl?: string } = {},
 ): Promise<OAuthTokenResponse> {
   const clientId = opts.clientId ?? CLI_CLIENT;
   const redirectUri = opts.redirectUri ?? 'http://127.0.0.1:45678/callback';
   const { verifier, challenge } = pkce();
-  const at = await approve(account, workspaceId, { clientId, redirectUri, scope: opts.scopes?.join(' '), state: 's', challenge });
+  const at = await approve(account, workspaceId, { clientId, redirectUri, scope: opts.scopes?.join(' '), state: 's', challenge }, opts.baseUrl);
   const code = at.searchParams.get('code');
   if (!code) throw new Error(`no code in ${at}`);
   const res = await oauthPost('token', {
     grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier,
     client_id: opts.clientSecret ? undefined : clientId,
-  }, opts.clientSecret ? [clientId, opts.clientSecret] : undefined);
+  }, opts.clientSecret ? [clientId, opts.clientSecret] : undefined, opts.baseUrl);
   if (res.status !== 200) throw new Error(`token exchange answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body as unknown as OAuthTokenResponse;
 }
