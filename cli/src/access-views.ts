@@ -1,4 +1,4 @@
-import type { ApiKey, CreatedApiKey, CreatedOAuthClient, Invite, Member, OAuthClient } from '@hop/shared';
+import type { ApiKey, CreatedApiKey, CreatedOAuthClient, Invite, Member, OAuthClient, OAuthGrant } from '@hop/shared';
 import { dateColumn, type Column } from './render.js';
 import { relativeTime } from './table-fit.js';
 
@@ -40,4 +40,13 @@ export const inviteColumns: Column<Invite>[] = [
   { header: 'ROLE', value: (i) => i.role },
   dateColumn('EXPIRES', (i) => i.expiresAt, 5),
   dateColumn('CREATED', (i) => i.createdAt),
+];
+
+export const grantColumns: Column<OAuthGrant>[] = [
+  { header: 'ID', value: (g) => g.id },
+  { header: 'APP', value: (g) => g.clientName, cutTo: 10 },
+  { header: 'WORKSPACES', value: (g) => g.workspaces.map((w) => w.slug), cutTo: 12, drop: 4 },
+  { header: 'SCOPES', value: (g) => g.scopes, cutTo: 12, drop: 3 },
+  { header: 'LAST USED', value: (g) => g.lastUsedAt ?? 'never', shown: (g) => (g.lastUsedAt ? relativeTime(g.lastUsedAt) : 'never'), drop: 6 },
+  dateColumn('CONNECTED', (g) => g.createdAt),
 ];

@@ -80,11 +80,11 @@ test('without any credential, commands exit 4 with one line on stderr', async ()
   }
 });
 
-test('logout forgets the credential', async () => {
+test('logout forgets the credential (a session token is ended on the server too)', async () => {
   const t = await signup();
   const hop = hopSession();
   await hop.login(t.token);
-  assert.deepEqual(await hop.json(['logout']), { apiUrl: API_URL, removed: true });
+  assert.deepEqual(await hop.json(['logout']), { apiUrl: API_URL, removed: true, revoked: true });
   assert.equal((await hop.run(['whoami'])).code, 4);
   assert.doesNotMatch(readFileSync(join(hop.configDir, 'config.json'), 'utf8'), /credential/);
 });
