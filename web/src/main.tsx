@@ -38,9 +38,12 @@ createRoot(document.getElementById('root')!).render(
             <Route element={<Layout />}>
               <Route path="/signup" element={page(() => import('./routes/signup.js'), false)} />
               <Route path="/login" element={page(() => import('./routes/login.js'), false)} />
+              <Route path="/forgot-password" element={page(() => import('./routes/forgot-password.js'), false)} />
+              <Route path="/reset-password" element={page(() => import('./routes/reset-password.js'), false)} />
               <Route path="/invites/:token" element={page(() => import('./routes/invite-accept.js'), false)} />
               <Route path="/" element={page(() => import('./routes/workspaces.js'))} />
               <Route path="/account" element={page(() => import('./routes/account.js'))} />
+              <Route path="/account/apps" element={page(() => import('./routes/account-apps.js'))} />
               <Route path="/:ws" element={<ToLinks />} />
               <Route path="/:ws/links" element={page(() => import('./routes/links-list.js'))} />
               <Route path="/:ws/links/new" element={page(() => import('./routes/link-new.js'))} />

@@ -3,14 +3,24 @@ import { Link, NavLink, Outlet, useNavigate, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSession } from '../session.js';
 import { roleMayCall } from '@hop/shared';
+import { useApi } from '../api.js';
 import { useWorkspace } from '../workspace.js';
 
+/** Ends the session on the server too (its token stops working everywhere), then forgets it here. */
 function SignOut() {
   const { signOut } = useSession();
+  const api = useApi();
   const navigate = useNavigate();
   const queries = useQueryClient();
+  const leave = async () => {
+    // Signed out here even when the server cannot be reached (or the session had already ended).
+    await api.call('logout', {}).catch(() => undefined);
+    signOut();
+    queries.clear();
+    navigate('/login');
+  };
   return (
-    <button type="button" className="link-button" onClick={() => { signOut(); queries.clear(); navigate('/login'); }}>
+    <button type="button" className="link-button" onClick={() => void leave()}>
       Sign out
     </button>
   );

@@ -30,6 +30,7 @@ export default function LoginPage() {
         <ErrorAlert error={alert} />
         <button type="submit" disabled={busy}>Sign in</button>
       </form>
+      <p><Link to="/forgot-password">Forgot your password?</Link></p>
       <p>New to Hop? <Link to={`/signup${search.toString() ? `?${search}` : ''}`}>Create an account</Link></p>
     </div>
   );
