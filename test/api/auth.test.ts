@@ -77,10 +77,10 @@ test('login refuses a wrong password and an unknown e-mail alike, with 401', asy
   await rawFails(anonymous, 'POST', '/v1/auth/login', { body: { email: account.email, password: account.password, remember: true } }, 'VALIDATION_ERROR');
 });
 
-test('GET /v1/me answers {id, email, name, createdAt} with a session and with an API key', async () => {
+test('GET /v1/me answers {id, email, name, createdAt, isOperator} with a session and with an API key', async () => {
   const t = await team();
   const me = await succeeds(t.api, 'getMe', {});
-  assert.deepEqual(Object.keys(me.body.data).sort(), ['createdAt', 'email', 'id', 'name']);
+  assert.deepEqual(Object.keys(me.body.data).sort(), ['createdAt', 'email', 'id', 'isOperator', 'name']);
   assert.equal(me.body.data.id, t.userId);
   assert.equal(me.body.data.email, t.email);
   const key = await apiKey(t, ['links:read']);

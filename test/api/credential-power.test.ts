@@ -4,7 +4,7 @@
 // api-keys.test.ts). Session tokens without an expiry are refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { SCOPES, type Scope } from '@hop/shared';
 import { apiKey, client, fails, succeeds, team } from '../helpers/api.js';
 import { oauthTokens } from '../helpers/oauth.js';
@@ -56,10 +56,11 @@ test('an OAuth client is registered only by a credential holding every scope a c
   await succeeds(t.api, 'createOAuthClient', { params, body: { ...body, name: 'By a session' } });
 });
 
-test('a session JWT without exp is refused (401), though signed with the server secret', async () => {
+test('a session JWT without exp, or naming no standing session, is refused (401), though signed with the server secret', async () => {
   const t = await team();
   const secret = new TextEncoder().encode(process.env.HOP_TEST_SECRET);
-  const claims = () => new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(t.userId)
+  const { sid } = decodeJwt(t.token);
+  const claims = (session = sid) => new SignJWT({ sid: session }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(t.userId)
     .setIssuer('hop').setAudience('hop-session').setIssuedAt();
   const forever = await claims().sign(secret);
   const res = await client({ token: forever }).raw('GET', '/v1/me');
@@ -68,4 +69,12 @@ test('a session JWT without exp is refused (401), though signed with the server 
   // The same claims with an expiry are a valid session: only the missing exp was refused.
   const hour = await claims().setExpirationTime('1h').sign(secret);
   assert.equal((await client({ token: hour }).raw('GET', '/v1/me')).status, 200);
+  // A session the server has no record of (made up, or ended) is refused however well signed.
+  const madeUp = await claims('ses_0000000000000000made').setExpirationTime('1h').sign(secret);
+  assert.equal((await client({ token: madeUp }).raw('GET', '/v1/me')).status, 401);
+  const noSession = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(t.userId)
+    .setIssuer('hop').setAudience('hop-session').setIssuedAt().setExpirationTime('1h').sign(secret);
+  assert.equal((await client({ token: noSession }).raw('GET', '/v1/me')).status, 401);
+  await t.api.call('logout', {});
+  assert.equal((await client({ token: hour }).raw('GET', '/v1/me')).status, 401);
 });

@@ -40,7 +40,7 @@ export async function authenticate(services: Services, req: FastifyRequest): Pro
       if (!p) throw refuseBearer('invalid_token', 'the access token is invalid, expired or revoked');
       return p;
     }
-    const session = await services.sessions.authenticate(m[1]);
+    const session = await services.sessions.verify(m[1]);
     if (!session) throw refuseBearer('invalid_token', 'the session token is invalid, expired or signed out');
     const { userId, sessionId } = session;
     return { kind: 'session', userId, scopes: ALL_SCOPES, credentialId: `session:${userId}`, sessionId };

@@ -66,7 +66,7 @@ export function oauthBrowserSession(services: Services, secureCookies: boolean) 
     /** The user signed in to this flow, from the session cookie (while its session stands). */
     async user(req: FastifyRequest): Promise<string | null> {
       const token = req.cookies[SESSION_COOKIE];
-      return token ? ((await sessions.authenticate(token))?.userId ?? null) : null;
+      return token ? ((await sessions.verify(token))?.userId ?? null) : null;
     },
 
     /** The CSRF token of this browser: a random cookie that each form must echo. */
@@ -92,7 +92,7 @@ export function oauthBrowserSession(services: Services, secureCookies: boolean) 
       if (form.action === 'logout') {
         // Signing out ends the cookie's session on the server, not only in this browser.
         const token = req.cookies[SESSION_COOKIE];
-        const session = token ? await sessions.authenticate(token) : null;
+        const session = token ? await sessions.verify(token) : null;
         if (session) await sessions.endCurrent(session.userId, { sessionId: session.sessionId });
         reply.clearCookie(SESSION_COOKIE, cookieOptions);
         return reply.redirect(withPrompt(req.url, false), 303);

@@ -60,7 +60,7 @@ export function createSessions(deps: { db: Queryable; clock: Clock; newId: IdGen
     },
 
     /** The claims of a session token whose session still stands, or null. */
-    async authenticate(token: string): Promise<SessionClaims | null> {
+    async verify(token: string): Promise<SessionClaims | null> {
       const claims = await tokens.verify(token);
       if (!claims) return null;
       const [row] = await db.query<Pick<SessionRow, 'user_id' | 'last_used_at'>>(
