@@ -84,11 +84,11 @@ export async function requireOperator(services: Services, adminToken: string | u
   return principal;
 }
 
-/** The operator token, compared in constant time. The admin API is off (404) when none is set. */
+/** The operator token, compared in constant time; off (404 without a credential) when none is set. */
 function requireAdmin(adminToken: string | undefined, req: FastifyRequest) {
-  if (!adminToken) throw new HopError('NOT_FOUND', 'the admin API is off (HOP_ADMIN_TOKEN is unset)', { resource: 'route' });
+  if (!adminToken) throw new HopError('NOT_FOUND', 'X-Admin-Token is off on this server (HOP_ADMIN_TOKEN is unset): sign in as its operator (its first account) instead', { resource: 'route' });
   const given = req.headers['x-admin-token'];
   if (typeof given !== 'string' || !timingSafeEqual(digest(given), digest(adminToken))) {
-    throw new HopError('UNAUTHORIZED', 'a valid X-Admin-Token is required');
+    throw new HopError('UNAUTHORIZED', 'a valid X-Admin-Token, or the session of the server\'s operator (its first account), is required');
   }
 }
