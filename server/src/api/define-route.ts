@@ -7,6 +7,7 @@ import type { Principal } from '../domain/auth/credentials.js';
 import type { Services } from '../services.js';
 import { assertDeclaresAccess, enforceAccess } from './plugins/access.js';
 import { HopError, invalid, validationError } from '../domain/errors.js';
+import { rejectNul } from '../domain/nul-bytes.js';
 import { errorResponses } from './error-responses.js';
 import { describeRoute } from './route-description.js';
 
@@ -39,39 +40,18 @@ export interface ApiDeps {
   adminToken?: string;
 }
 
-/** Path parameters against their schema, reported as the validator would (`params.<name>`). */
-function checkParams(schema: z.ZodType, params: unknown) {
+/**
+ * Path parameters against their schema, reported as the validator would (`params.<name>`): run by
+ * the access hook before anything is looked up by them, so neither a NUL nor a malformed id
+ * reaches the database.
+ */
+export function checkPathParams(schema: z.ZodType | undefined, params: unknown) {
+  rejectNul(params, ['params']);
+  if (!schema) return;
   const parsed = schema.safeParse(params);
   if (parsed.success) return;
   const issues = parsed.error.issues.map((i) => ({ path: ['params', ...i.path.map(String)].join('.'), message: i.message }));
   throw invalid(issues);
-}
-
-/** No contract nests deeper than this; deeper input is refused before anything walks it. */
-const MAX_DEPTH = 32;
-
-const refuse = (where: string, message: string) =>
-  validationError(where, message);
-
-/**
- * Throws VALIDATION_ERROR at the first string holding U+0000 inside `value` (PostgreSQL text
- * cannot hold it), or when `value` nests deeper than any contract does. Iterative, so a hostile
- * body nested a hundred thousand levels deep cannot exhaust the stack.
- */
-function rejectNul(value: unknown, root: (string | number)[]): void {
-  const stack: [unknown, (string | number)[]][] = [[value, root]];
-  while (stack.length > 0) {
-    const [v, path] = stack.pop()!;
-    if (typeof v === 'string') {
-      if (v.includes('\u0000')) throw refuse(path.join('.') || 'body', 'may not contain the NUL character');
-    } else if (v && typeof v === 'object') {
-      if (path.length - root.length >= MAX_DEPTH) throw refuse(path.slice(0, 3).join('.') || 'body', 'is nested too deeply');
-      for (const [k, child] of Object.entries(v)) {
-        if (k.includes('\u0000')) throw refuse(path.join('.') || 'body', 'may not contain the NUL character');
-        stack.push([child, [...path, Array.isArray(v) ? Number(k) : k]]);
-      }
-    }
-  }
 }
 
 /**
@@ -108,15 +88,14 @@ export function defineRoute<N extends RouteName>(
       // are checked once the caller is known and before anything is looked up by them, so a
       // malformed id is 400 VALIDATION_ERROR (docs/api.md, Wire conventions), never a 404.
       const params = 'params' in def && def.params ? def.params : undefined;
-      await enforceAccess(deps.services, deps.adminToken, def, req, reply, () => {
-        rejectNul(req.params, ['params']);
-        if (params) checkParams(params, req.params);
-      });
+      await enforceAccess(deps.services, deps.adminToken, def, req, reply, () => checkPathParams(params, req.params));
     },
     // PostgreSQL text cannot hold U+0000: a NUL in any string (a title, a tag, a search) is bad
     // input, refused naming where it was, before it can reach the database as a 500.
+    // A bulk body (an array) is checked element by element by its service, so that one bad
+    // element fails alone (docs/api.md, Wire conventions).
     preValidation: async (req) => {
-      rejectNul(req.body, []);
+      if (!Array.isArray(req.body)) rejectNul(req.body, []);
       rejectNul(req.query, ['query']);
     },
     handler: async (req, reply) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validationError } from './errors.js';
+import { nulProblem } from './nul-bytes.js';
 
 /**
  * The one cursor codec of every list: a cursor is base64url JSON of a value that `schema` checks
@@ -18,6 +19,8 @@ export function cursorCodec<S extends z.ZodType>(schema: S, refusal = 'is not a 
       } catch {
         throw refuse();
       }
+      // A value with a NUL could not be compared with a stored one: PostgreSQL text cannot hold it.
+      if (nulProblem(value, [])) throw refuse();
       const parsed = schema.safeParse(value);
       if (!parsed.success || !accept(parsed.data)) throw refuse();
       return parsed.data;

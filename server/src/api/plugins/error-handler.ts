@@ -53,6 +53,9 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_ASYNC_CONSTRAINT: 'VALIDATION_ERROR',
 };
 
+/** SQLSTATEs of a NUL byte: `invalid byte sequence for encoding "UTF8": 0x00` and `unsupported Unicode escape sequence`. */
+const DATABASE_NUL_CODES = new Set(['22021', '22P05']);
+
 /**
  * How much of a body declared too large is read and thrown away so that its answer arrives.
  * Fastify answers such a body before reading it and asks for the connection to close; closing a
@@ -112,6 +115,12 @@ export function handleError(this: FastifyInstance, err: FastifyError, req: Fasti
     return sendError(reply, 'VALIDATION_ERROR', 'body is not valid JSON', { issues: [{ path: 'body', message: err.message }] });
   }
   if (err.statusCode === 413) return sendError(reply, 'PAYLOAD_TOO_LARGE', 'body over 1 MiB');
+  // The database refused a NUL in text (22021) or in JSON (22P05), PostgreSQL and embedded PGlite
+  // alike: input that no check caught before it was stored or looked up by, and still bad input.
+  if (err.code && DATABASE_NUL_CODES.has(err.code)) {
+    const message = 'may not contain the NUL character';
+    return sendError(reply, 'VALIDATION_ERROR', `request: ${message}`, { issues: [{ path: 'request', message }] });
+  }
   if (err.statusCode === 415) return sendError(reply, 'UNSUPPORTED_MEDIA_TYPE', err.message);
 
   req.log.error({ err }, 'unhandled error');

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { EVENT_TYPES, EventStreamQuerySchema, WorkspaceParamsSchema, type RouteDef } from '@hop/shared';
-import type { ApiDeps } from '../define-route.js';
+import { checkPathParams, type ApiDeps } from '../define-route.js';
 import { errorResponsesOf } from '../error-responses.js';
 import { describeRoute } from '../route-description.js';
 import { enforceAccess } from '../plugins/access.js';
@@ -27,7 +27,8 @@ export async function eventStreamRoutes(app: FastifyInstance, deps: ApiDeps) {
       },
     },
     // The same hook as the table's routes: access, then both rate-limit buckets (one per stream opened).
-    onRequest: async (req, reply) => enforceAccess(deps.services, deps.adminToken, ACCESS, req, reply),
+    onRequest: async (req, reply) => enforceAccess(deps.services, deps.adminToken, ACCESS, req, reply,
+      () => checkPathParams(WorkspaceParamsSchema, req.params)),
     handler: async (req, reply) => {
       const types = req.query.events?.split(',').map((t) => t.trim()).filter(Boolean) ?? null;
       const unknown = types?.find((t) => !(EVENT_TYPES as readonly string[]).includes(t));

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/database.js';
 import type { Clock } from '../clock.js';
 import { HopError, invalid, notFound } from '../errors.js';
+import { rejectNul } from '../nul-bytes.js';
 import { randomBase62, type IdGenerator } from '../ids.js';
 import { hashPassword } from '../passwords.js';
 import type { Actor } from '../auth/actor.js';
@@ -133,6 +134,7 @@ export function createLinksService(deps: {
     for (const [index, item] of items.entries()) {
       const parsed = CreateLinkBodySchema.safeParse(item);
       try {
+        rejectNul(item, []);
         if (!parsed.success) {
           const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
           throw invalid(issues.map((i) => ({ ...i, path: i.path || 'body' })));
