@@ -2,6 +2,8 @@
 // point back at Hop itself, in any spelling, through any route that writes a link.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import type { HopApiError } from '@hop/shared/client';
 import { API_URL, apiKey, SHORT_DOMAIN, team } from '../helpers/api.js';
 
@@ -96,3 +98,32 @@ test('a link can never point at Hop itself: every spelling, every route that wri
   const other = `http://localhost:${Number(port) === 1 ? 2 : Number(port) - 1}/dev`;
   assert.equal((await t.api.call('createLink', { params, body: { url: other } })).data.url, other);
 });
+
+test('this machine by its own names loops too: its host name and what the hosts file points at loopback', async () => {
+  const t = await team();
+  const params = { workspaceId: t.workspaceId };
+  const port = new URL(`http://${SHORT_DOMAIN}`).port;
+  // Judged by name, never resolved or contacted: the server compares with os.hostname() and /etc/hosts.
+  const hostsNames = readHostsLoopbackNames();
+  const names = [hostname(), `${hostname()}.`, hostname().toUpperCase(), ...hostsNames];
+  for (const name of names) {
+    const url = `http://${name}:${port}/x`;
+    const err = await refusal(t.api.call('createLink', { params, body: { url } }));
+    assert.equal(err.code, 'VALIDATION_ERROR', url);
+    assert.match(err.message, /loop/, url);
+  }
+});
+
+/** The names /etc/hosts gives 127.0.0.0/8 or ::1 on this machine (the server's, since tests run beside it). */
+function readHostsLoopbackNames(): string[] {
+  let text = '';
+  try {
+    text = readFileSync('/etc/hosts', 'utf8');
+  } catch {
+    return [];
+  }
+  return text.split('\n').flatMap((line) => {
+    const [address, ...names] = line.replace(/#.*/, '').trim().split(/\s+/);
+    return address && (/^127\./.test(address) || address === '::1') ? names.filter((n) => n && !n.includes('localhost')) : [];
+  });
+}

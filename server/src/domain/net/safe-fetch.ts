@@ -4,6 +4,7 @@ import { request } from 'undici';
 import { HopError, validationError } from '../errors.js';
 import { checkAddress } from './address-rules.js';
 import { pinnedAgent } from './pinned-agent.js';
+import { thisMachine } from './this-machine.js';
 
 export interface SafeFetchOptions {
   /** HOP_ALLOW_PRIVATE_URLS: local development and tests only; also allows http. */
@@ -30,17 +31,17 @@ const invalid = (field: string, message: string) =>
 const defaultResolve = (host: string) => dnsLookup(host, { all: true, verbatim: true });
 
 /**
- * Names no real resolver is asked about (RFC 6761, RFC 2606): `localhost` and `*.localhost` are
- * loopback by definition; `.test`, `.example`, `.invalid` and example.com/net/org never host a
- * webhook or a logo. Tests and docs use them as stored data, so the server must never send a
- * lookup for them off the machine.
+ * Names no real resolver is asked about (RFC 6761, RFC 2606): this machine's loopback names
+ * (`localhost`, `*.localhost`, what the hosts file points at loopback: net/this-machine.ts) are
+ * loopback; `.test`, `.example`, `.invalid` and example.com/net/org never host a webhook or a
+ * logo. Tests and docs use them as stored data, so the server must never send a lookup for them
+ * off the machine.
  */
-const LOOPBACK_NAME = /(^|\.)localhost$/;
 const NEVER_RESOLVED = /(^|\.)(test|example|invalid|example\.com|example\.net|example\.org)$/;
 
 async function resolveHost(host: string, resolve: SafeFetchOptions['resolve']) {
   const name = host.toLowerCase().replace(/\.$/, '');
-  if (LOOPBACK_NAME.test(name)) return [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }];
+  if (thisMachine().isLoopbackName(name)) return [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }];
   if (!resolve && NEVER_RESOLVED.test(name)) return [];
   return (resolve ?? defaultResolve)(host);
 }
