@@ -10,6 +10,7 @@ export * from './api-keys.js';
 export * from './members.js';
 export * from './links.js';
 export * from './link-fields.js';
+export * from './app-links.js';
 export * from './domains.js';
 export * from './tags.js';
 export * from './analytics.js';

@@ -3,6 +3,7 @@ import { LINK_SORTS } from './constants.js';
 import { idSchema, TimestampSchema } from './ids.js';
 import { PageQuerySchema } from './envelope.js';
 import { WorkspaceParamsSchema } from './workspaces.js';
+import { appLinkProblem } from './app-links.js';
 
 /** Words the redirector or the API own; a link slug may not be one of them (docs/api.md, Links). */
 export const RESERVED_SLUGS = [
@@ -106,27 +107,20 @@ export const LinkVariantsSchema = z
   .max(MAX_VARIANTS, 'an A/B split needs 2 to 10 variants')
   .refine((vs) => vs.reduce((sum, v) => sum + v.weight, 0) === 100, 'weights must sum to 100');
 
-/** Schemes that run code or read local data: never a destination, whatever the field. */
-const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:']);
-
 /**
  * Where iOS or Android visitors go: an https (or http) URL such as a universal link or store
- * page, or an app's own scheme (`myapp://open/42`) that opens the app from the browser.
+ * page, or an app's own scheme (`myapp://open/42`) that opens the app from the browser; which
+ * schemes count as an app's is app-links.ts's to say.
  */
 export const AppLinkSchema = z
   .string()
   .max(2048)
   // eslint-disable-next-line no-control-regex
   .refine((s) => !/[\u0000-\u001f\u007f-\u009f\\]/.test(s), 'may not contain control characters or a backslash')
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      if (UNSAFE_SCHEMES.has(u.protocol) || !/^[a-z][a-z0-9+.-]*:/i.test(s)) return false;
-      return u.protocol === 'http:' || u.protocol === 'https:' ? u.hostname.length > 0 && /^https?:\/\//i.test(s) : true;
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL or an app link (myapp://...); javascript:, data: and the like are refused')
+  .superRefine((s, ctx) => {
+    const problem = appLinkProblem(s);
+    if (problem) ctx.addIssue({ code: 'custom', message: `must be an http(s) URL or an app link (myapp://...): ${problem}` });
+  })
   .meta({ example: 'https://apps.apple.com/app/id123456789' });
 
 const HttpsImageSchema = z

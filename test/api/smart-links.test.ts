@@ -61,6 +61,18 @@ test('validation: 20 rules at most, when {} refused, javascript: refused, 2-10 v
     ['javascript: rule', { rules: [{ when: { country: 'DE' }, url: 'javascript:alert(1)' }] }],
     ['javascript: ios', { ios: 'javascript:alert(1)' }],
     ['data: android', { android: 'data:text/html,<script>alert(1)</script>' }],
+    // App links are an allowlist: http(s), an app's own scheme://, intent: falling back to http(s).
+    ['view-source: ios', { ios: 'view-source:https://example.com/' }],
+    ['jar: android', { android: 'jar:https://example.com/a.jar!/x.html' }],
+    ['filesystem: ios', { ios: 'filesystem:https://example.com/temporary/x.html' }],
+    ['ms-msdt: android', { android: 'ms-msdt:/id PCWDiagnostic /skip force' }],
+    ['ms-msdt:// ios', { ios: 'ms-msdt://id' }],
+    ['livescript: ios', { ios: 'livescript:alert(1)' }],
+    ['x-javascript: android', { android: 'x-javascript:alert(1)' }],
+    ['javascript:// ios', { ios: 'javascript://%0aalert(1)' }],
+    ['intent: javascript fallback', { android: 'intent://open#Intent;scheme=myapp;package=com.example;S.browser_fallback_url=javascript%3Aalert(1);end' }],
+    ['intent: data fallback', { android: 'intent://open#Intent;scheme=myapp;S.browser_fallback_url=data%3Atext%2Fhtml%2Cx;end' }],
+    ['intent: javascript scheme', { android: 'intent://alert(1)#Intent;scheme=javascript;end' }],
     ['javascript: variant', { variants: [{ url: 'javascript:alert(1)', weight: 50 }, { url: 'https://example.com/b', weight: 50 }] }],
     ['one variant', { variants: [{ url: 'https://example.com/a', weight: 100 }] }],
     ['11 variants', { variants: [...Array(10).fill({ url: 'https://example.com/a', weight: 9 }), { url: 'https://example.com/b', weight: 10 }] }],
@@ -74,6 +86,12 @@ test('validation: 20 rules at most, when {} refused, javascript: refused, 2-10 v
   for (const [what, body] of bad) {
     const err = await fails(t.api, 'createLink', { params, body: { url: 'https://example.com', ...body } as never }, 'VALIDATION_ERROR');
     assert.ok(err.message.length > 0, what);
+  }
+  for (const app of ['myapp://open/42', 'fb://profile/1', 'itms-apps://apps.apple.com/app/id1', 'https://example.com/app',
+    'intent://scan/#Intent;scheme=zxing;package=com.google.zxing.client.android;S.browser_fallback_url=https%3A%2F%2Fexample.com%2F;end',
+    'intent://open#Intent;package=com.example;end']) {
+    const link = await newLink(t, { android: app, ios: app.startsWith('intent:') ? null : app });
+    assert.equal(link.android, app, 'an allowed app link is kept as sent');
   }
   // A rule may not send visitors back to Hop itself.
   const short = new URL(process.env.HOP_TEST_API_URL ?? 'http://127.0.0.1:3000');

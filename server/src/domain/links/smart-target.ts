@@ -1,4 +1,4 @@
-import type { LinkPreview, LinkRule, LinkVariant } from '@hop/shared';
+import { isAllowedAppLink, type LinkPreview, type LinkRule, type LinkVariant } from '@hop/shared';
 
 /** A link's smart fields as stored (each null when unset). */
 export interface SmartFields {
@@ -66,8 +66,13 @@ const setOf = (v: string | string[] | undefined, norm: (s: string) => string) =>
 const upper = (s: string) => s.trim().toUpperCase();
 const lower = (s: string) => s.trim().toLowerCase();
 
+const servedAppLink = (url: string | null) => (url && isAllowedAppLink(url) ? url : null);
+
 /** Null for a plain link: the redirector sends the visitor to its url and reads no visitor facts. */
-export function compileSmart(f: SmartFields): SmartPlan | null {
+export function compileSmart(stored: SmartFields): SmartPlan | null {
+  // An app link stored before the allowlist that it no longer passes is never served: its
+  // visitors go where the link's other fields send them.
+  const f = { ...stored, ios: servedAppLink(stored.ios), android: servedAppLink(stored.android) };
   if (!f.rules?.length && !f.variants?.length && !f.ios && !f.android && !f.preview) return null;
   const rules = (f.rules ?? []).map((r, index): CompiledRule => ({
     index,
