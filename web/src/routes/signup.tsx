@@ -5,7 +5,7 @@ import { useSession } from '../session.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Field } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
-import { nextPath } from '../next-path.js';
+import { nextPath, oauthReturnPath } from '../next-path.js';
 
 export default function SignupPage() {
   const api = useApi();
@@ -17,9 +17,9 @@ export default function SignupPage() {
     send: async (body) => (await api.call('signup', { body })).data,
     onSuccess: (session) => {
       signIn(session);
-      const next = search.get('next');
       // Back to an OAuth sign-in page (a path of the API) or to a page of the app.
-      if (next && /^\/v1\/oauth\//.test(next)) window.location.assign(next);
+      const oauth = oauthReturnPath(search);
+      if (oauth) window.location.assign(oauth);
       else navigate(nextPath(search));
     },
   });
