@@ -167,7 +167,7 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     clicks,
     salts,
     geo,
-    attempts: createPasswordAttempts({ db, clock }),
+    attempts: createPasswordAttempts({ db, clock, outbox }),
     cookies: createUnlockCookies(secretText),
     clock,
     geoHeader: config.geoHeader,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema, TimestampSchema } from './ids.js';
 import { LinkSchema } from './links.js';
 
-export const EVENT_TYPES = ['link.clicked', 'link.created', 'link.updated', 'link.deleted', 'link.expired', 'qr.scanned'] as const;
+export const EVENT_TYPES = ['link.clicked', 'link.created', 'link.updated', 'link.deleted', 'link.expired', 'link.password_locked', 'qr.scanned'] as const;
 export const EventTypeSchema = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventTypeSchema>;
 
@@ -28,6 +28,19 @@ export const LinkExpiredDataSchema = z.object({
   expiredAt: TimestampSchema,
 });
 export type LinkExpiredData = z.infer<typeof LinkExpiredDataSchema>;
+
+/**
+ * A password-protected link took so many wrong passwords, from every visitor together, that its
+ * password form is closed to everyone until `lockedUntil` (visitors who unlocked it before keep
+ * their access). Sent once per lock.
+ */
+export const LinkPasswordLockedDataSchema = z.object({
+  link: LinkSchema.pick({ id: true, slug: true, domain: true }),
+  /** Wrong passwords in the window that closed the form. */
+  failures: z.number().int(),
+  lockedUntil: TimestampSchema,
+});
+export type LinkPasswordLockedData = z.infer<typeof LinkPasswordLockedDataSchema>;
 
 /** One visit of a short link: the `data` of link.clicked, and of qr.scanned with its `qrId`. */
 export const ClickDataSchema = z.object({
@@ -65,6 +78,7 @@ export const EVENT_DATA_SCHEMAS = {
   'link.updated': LinkUpdatedDataSchema,
   'link.deleted': LinkDeletedDataSchema,
   'link.expired': LinkExpiredDataSchema,
+  'link.password_locked': LinkPasswordLockedDataSchema,
   'qr.scanned': QrScannedDataSchema,
 } as const satisfies Record<EventType, z.ZodType>;
 
@@ -80,6 +94,7 @@ const EVENT_SCHEMA_IDS: Record<EventType, string> = {
   'link.updated': 'LinkUpdatedEvent',
   'link.deleted': 'LinkDeletedEvent',
   'link.expired': 'LinkExpiredEvent',
+  'link.password_locked': 'LinkPasswordLockedEvent',
   'qr.scanned': 'QrScannedEvent',
 };
 
@@ -103,13 +118,14 @@ export const LinkCreatedEventSchema = eventSchema('link.created');
 export const LinkUpdatedEventSchema = eventSchema('link.updated');
 export const LinkDeletedEventSchema = eventSchema('link.deleted');
 export const LinkExpiredEventSchema = eventSchema('link.expired');
+export const LinkPasswordLockedEventSchema = eventSchema('link.password_locked');
 export const QrScannedEventSchema = eventSchema('qr.scanned');
 
 /** Any event, told apart by `type`. */
 export const EventSchema = z
   .discriminatedUnion('type', [
     LinkClickedEventSchema, LinkCreatedEventSchema, LinkUpdatedEventSchema, LinkDeletedEventSchema,
-    LinkExpiredEventSchema, QrScannedEventSchema,
+    LinkExpiredEventSchema, LinkPasswordLockedEventSchema, QrScannedEventSchema,
   ])
   .meta({ id: 'Event' });
 export type HopEvent = z.infer<typeof EventSchema>;
@@ -126,6 +142,7 @@ export const EVENT_CATALOGUE: readonly { type: EventType; schemaId: string; summ
   { type: 'link.updated', summary: 'A link was changed; `changes` names the fields' },
   { type: 'link.deleted', summary: 'A link was deleted; `link` is the link as it was' },
   { type: 'link.expired', summary: 'A link passed its `expiresAt` (once per expiry)' },
+  { type: 'link.password_locked', summary: 'Wrong passwords from every visitor together closed a link\'s password form for a while (once per lock)' },
   { type: 'link.clicked', summary: 'A short link was visited (bots included, with `isBot`)' },
   { type: 'qr.scanned', summary: 'A QR code was scanned' },
 ].map((e) => ({ ...e, type: e.type as EventType, schemaId: EVENT_SCHEMA_IDS[e.type as EventType] }));

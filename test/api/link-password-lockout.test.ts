@@ -62,3 +62,39 @@ test('a right password gives its place back: four failures and then ten successe
   for (let i = 0; i < 10; i++) assert.equal((await post(link.slug, 'the right one', ip)).status, 302, `right password ${i}`);
   assert.equal((await post(link.slug, 'wrong again', ip)).status, 429, 'the fifth failure locks');
 });
+
+/** An address of its own /64 for each test: the lockouts count an IPv6 client by its /64. */
+const randomPrefix = () => `2001:db8:${[0, 0].map(() => Math.floor(Math.random() * 0xfffe + 1).toString(16)).join(':')}`;
+
+test('an IPv6 client rotating through its /64 is one visitor: the sixth guess is locked out', async () => {
+  const t = await team('pro');
+  const { data: link } = await t.api.call('createLink', {
+    params: { workspaceId: t.workspaceId },
+    body: { url: 'https://example.com/v6-secret', password: 'the right one' },
+  });
+  const prefix = randomPrefix();
+  const statuses: number[] = [];
+  for (let i = 1; i <= 8; i++) statuses.push((await post(link.slug, `wrong ${i}`, `${prefix}::${i.toString(16)}`)).status);
+  assert.deepEqual(statuses, [401, 401, 401, 401, 429, 429, 429, 429], 'five checks, then the /64 is locked out');
+  assert.equal((await post(link.slug, 'the right one', `${prefix}:ffff:ffff:ffff:fffe`)).status, 429, 'any address of the /64');
+  const other = await post(link.slug, 'the right one', `${randomPrefix()}::1`);
+  assert.equal(other.status, 302, 'another /64 is another visitor');
+});
+
+test('wrong passwords from many addresses together close the form to everyone for 10 minutes', async () => {
+  const t = await team('pro');
+  const { data: link } = await t.api.call('createLink', {
+    params: { workspaceId: t.workspaceId },
+    body: { url: 'https://example.com/many-sources', password: 'the right one' },
+  });
+  const statuses: number[] = [];
+  // One guess from each of 54 clients, none near its own lockout.
+  for (let i = 0; i < 54; i++) statuses.push((await post(link.slug, `wrong ${i}`, i % 2 ? randomIp() : `${randomPrefix()}::1`)).status);
+  assert.deepEqual(statuses.slice(0, 49), Array(49).fill(401), 'forty-nine wrong answers');
+  assert.deepEqual(statuses.slice(49), Array(5).fill(429), 'the fiftieth closes the form');
+  const fresh = await post(link.slug, 'the right one', randomIp());
+  assert.equal(fresh.status, 429, 'a new address with the right password waits too');
+  const retryAfter = Number(fresh.retryAfter);
+  assert.ok(retryAfter > 9 * 60 && retryAfter <= 10 * 60, `Retry-After ${retryAfter}`);
+  assert.equal(fresh.cookie, null);
+});

@@ -227,3 +227,21 @@ test('odd slugs never crash the redirector: 404, never 500', async () => {
   }
   assert.deepEqual(wrong, []);
 });
+
+test('a bot or a HEAD request on a link with a click limit learns no destination and uses no click', async () => {
+  const t = await team();
+  const link = await newLink(t, { url: 'https://example.com/limited-secret', maxClicks: 2 });
+  for (const opts of [{ ua: BROWSER_UA.googlebot }, { method: 'HEAD' }, { method: 'HEAD', ua: BROWSER_UA.googlebot }]) {
+    const res = await visit(`/${link.slug}`, opts);
+    assert.equal(res.status, 200, JSON.stringify(opts));
+    assert.equal(res.headers.get('location'), null);
+    assert.match(String(res.headers.get('content-type')), /text\/html/);
+    assert.doesNotMatch(await res.text(), /limited-secret/);
+  }
+  assertRedirect(await visit(`/${link.slug}`), 'https://example.com/limited-secret');
+  await clicksReach(t, link.id, 1);
+  assertRedirect(await visit(`/${link.slug}`), 'https://example.com/limited-secret');
+  await clicksReach(t, link.id, 2);
+  // Once the limit is reached, bots see what people see.
+  assert.equal((await visit(`/${link.slug}`, { ua: BROWSER_UA.googlebot })).status, 410);
+});

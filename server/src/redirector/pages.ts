@@ -84,3 +84,13 @@ export function sendLockedOut(req: FastifyRequest, reply: FastifyReply, retryAft
   return sendVisitError(req, reply, 'RATE_LIMIT_EXCEEDED', 'Too many attempts',
     `Too many wrong passwords. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
 }
+
+/**
+ * What a bot (or a HEAD request) gets of a link with a click limit: a page without the
+ * destination. Only a counted visit may learn where a limited link leads, or a crawler would read
+ * it without using a click.
+ */
+export function sendLimitedLinkNotice(reply: FastifyReply) {
+  return reply.code(200).header('cache-control', 'private, no-store').type('text/html; charset=utf-8')
+    .send(page('Open this link in a browser', '<p>This short link can be opened a limited number of times. Open it in a browser to continue.</p>'));
+}

@@ -7,9 +7,10 @@ import type { PasswordAttempts } from '../domain/links/password-attempts.js';
 import { verifyPassword } from '../domain/passwords.js';
 import { servable, type Servability } from '../domain/links/servable.js';
 import type { Clock } from '../domain/clock.js';
+import { addressKey } from '../domain/net/address-key.js';
 import type { LinkCache } from './link-cache.js';
 import { unlockCookieName, UNLOCK_TTL_SECONDS, type UnlockCookies } from './password-gate.js';
-import { sendLockedOut, sendPasswordForm, sendVisitError } from './pages.js';
+import { sendLimitedLinkNotice, sendLockedOut, sendPasswordForm, sendVisitError } from './pages.js';
 import { createVisitRecorder, type VisitSource } from './visit-recorder.js';
 import type { SmartVisits } from './smart-visit.js';
 import { previewPage } from './preview-page.js';
@@ -100,8 +101,8 @@ export function createRedirector(deps: RedirectorDeps) {
 
   /**
    * Serves a link that is known, live and (if protected) unlocked: count, record, redirect. A
-   * `limited` link takes one click from its counter first (bots and HEAD requests look but do not
-   * use up the limit).
+   * `limited` link takes one click from its counter first; bots and HEAD requests use up no
+   * click, so they get a page without the destination instead (docs/security.md).
    */
   async function pass(req: FastifyRequest, reply: FastifyReply, link: RedirectLink, from: VisitSource, verdict: Servability) {
     const isBot = isBotAgent(req.headers['user-agent'] ?? '');
@@ -112,8 +113,10 @@ export function createRedirector(deps: RedirectorDeps) {
       if (!isBot && counts) {
         if (!(await links.consumeLimitedClick(link.id))) return gone(req, reply, link, 'limit_reached');
         counted = true;
-      } else if (await links.limitReached(link.id)) {
-        return gone(req, reply, link, 'limit_reached');
+      } else {
+        if (await links.limitReached(link.id)) return gone(req, reply, link, 'limit_reached');
+        if (counts) await record(req, link, from, isBot, false);
+        return sendLimitedLinkNotice(reply);
       }
     }
     const salt = await salts.today();
@@ -165,7 +168,8 @@ export function createRedirector(deps: RedirectorDeps) {
       const verdict = servable(link, clock.now().getTime());
       if (verdict === 'expired' || verdict === 'limit_reached') return gone(req, reply, link, verdict);
       if (verdict !== 'locked') return pass(req, reply, link, from, verdict);
-      const visitor = await salts.ipHash(req.ip);
+      // Counted per client: an IPv6 client by its /64, not one address of it.
+      const visitor = await salts.ipHash(addressKey(req.ip));
       if (typeof password !== 'string' || password.length === 0 || password.length > 256) {
         const locked = await attempts.lockedFor(link.id, visitor);
         if (locked > 0) return sendLockedOut(req, reply, locked);

@@ -27,6 +27,10 @@ export function sampleEvent(type: EventType, shortDomain: string, scheme: string
       const { id, slug, url, title, domain } = link;
       return { type, data: { link: { id, slug, url, title, domain, expiresAt: at }, expiredAt: at } };
     }
+    case 'link.password_locked': {
+      const { id, slug, domain } = link;
+      return { type, data: { link: { id, slug, domain }, failures: 50, lockedUntil: new Date(now.getTime() + 600_000).toISOString() } };
+    }
     case 'link.clicked':
       return { type, data: click };
     case 'qr.scanned':

@@ -4,6 +4,7 @@ import { PLANS } from '@hop/shared';
 import type { Database } from '../../db/database.js';
 import { PLAN_LIMITS } from '../plans/plan-limits.js';
 import type { Bucket, BucketStatus, Decision, RateLimiter } from './rate-limiter.js';
+import { addressKey as clientAddressKey } from '../net/address-key.js';
 
 /** Requests per window; enterprise workspaces may carry the operator's own. */
 export interface RequestLimits {
@@ -16,6 +17,15 @@ export interface RequestLimits {
  * and a script that logs in once, tight enough to slow password guessing.
  */
 export const ANONYMOUS_LIMITS: RequestLimits = { perHour: 300, perMinute: 30 };
+
+/**
+ * Wrong device-flow user codes, per address and per signed-in user: a person mistypes a code
+ * once or twice; more is someone trying codes until one names another person's device.
+ */
+export const DEVICE_CODE_GUESS_LIMITS: RequestLimits = { perHour: 20, perMinute: 5 };
+
+/** Device authorizations started (`POST /v1/oauth/device/code`), per address and client. */
+export const DEVICE_CODE_START_LIMITS: RequestLimits = { perHour: 60, perMinute: 10 };
 
 export interface RateLimitSettings {
   /** Off only for benchmarks (HOP_RATE_LIMITS=off). */
@@ -124,7 +134,12 @@ export function createRateLimitsService(deps: {
   }
 
   const allow: Decision = { allowed: true, status: null };
-  const addressKey = (ip: string) => createHash('sha256').update(`${deps.secret}\u0000${ip}`).digest('base64url').slice(0, 22);
+  // Hashed, so no raw address reaches the counter store; an IPv6 client counts by its /64.
+  const addressKey = (ip: string) => createHash('sha256').update(`${deps.secret}\u0000${clientAddressKey(ip)}`).digest('base64url').slice(0, 22);
+  const deviceGuessBuckets = (ip: string, userId: string | null) => [
+    ...buckets(`device-guess-ip:${addressKey(ip)}`, DEVICE_CODE_GUESS_LIMITS),
+    ...(userId ? buckets(`device-guess-user:${userId}`, DEVICE_CODE_GUESS_LIMITS) : []),
+  ];
 
   return {
     settings,
@@ -159,6 +174,34 @@ export function createRateLimitsService(deps: {
     async consumeAdminAttempt(ip: string): Promise<Decision> {
       if (!settings.enabled) return allow;
       return limiter.consume(buckets(`admin:${addressKey(ip)}`, ANONYMOUS_LIMITS));
+    },
+
+    /** Counts a `GET /metrics` per address before its token is compared, as operator requests are. */
+    async consumeMetricsAttempt(ip: string): Promise<Decision> {
+      if (!settings.enabled) return allow;
+      return limiter.consume(buckets(`metrics:${addressKey(ip)}`, ANONYMOUS_LIMITS));
+    },
+
+    /** Counts a device authorization started from this address by this client. */
+    async consumeDeviceCodeStart(ip: string, clientId: string): Promise<Decision> {
+      if (!settings.enabled) return allow;
+      return limiter.consume(buckets(`device-start:${addressKey(ip)}:${clientId}`, DEVICE_CODE_START_LIMITS));
+    },
+
+    /**
+     * Whether this address and user may try another device user code: refused once either has
+     * used up its wrong guesses. Only wrong codes count (`countWrongDeviceCode`).
+     */
+    async deviceCodeGuessAllowed(ip: string, userId: string | null): Promise<Decision> {
+      if (!settings.enabled) return allow;
+      const statuses = await limiter.peek(deviceGuessBuckets(ip, userId));
+      const refusing = statuses.find((st) => st.remaining < 1);
+      return refusing ? { allowed: false, status: refusing } : allow;
+    },
+
+    /** A user code that named no pending request: one wrong guess for the address and the user. */
+    async countWrongDeviceCode(ip: string, userId: string | null): Promise<void> {
+      if (settings.enabled) await limiter.consume(deviceGuessBuckets(ip, userId));
     },
 
     /** The workspace's plan, limits and where its request counters stand (GET .../usage). */
