@@ -2,17 +2,29 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Scope } from '@hop/shared';
 import type { RegisteredClient } from '../../domain/oauth/oauth-clients-service.js';
 import { OAuthError } from '../../domain/oauth/oauth-errors.js';
+import { formatUserCode } from '../../domain/oauth/device-codes.js';
+import type { Decision } from '../../domain/rate-limits/rate-limiter.js';
 import type { ApiDeps } from '../define-route.js';
 import { deviceCodePage, deviceDonePage, oauthErrorPage } from './oauth-pages.js';
 import { fields, sendPage, type Form, type OAuthBrowserSession } from './oauth-session.js';
 import { browserPage, protocolEndpoint } from './oauth-error-replies.js';
+
+/** Seconds until a refused window resets. */
+const secondsLeft = (d: Decision) => Math.max(1, Math.ceil(((d.status?.resetAt ?? Date.now()) - Date.now()) / 1000));
 
 /** What the device routes share with the rest of the authorization server (oauth-routes.ts). */
 export interface DeviceRouteHelpers {
   browser: OAuthBrowserSession;
   clientOf(req: FastifyRequest, form: Form): Promise<{ client: RegisteredClient; basic: boolean }>;
   sendOAuthError(reply: FastifyReply, err: OAuthError, basic: boolean): unknown;
-  showConsent(reply: FastifyReply, client: RegisteredClient, scopes: Scope[], userId: string, csrf: string, error?: string, hiddenFields?: Record<string, string>): Promise<unknown>;
+  showConsent(reply: FastifyReply, client: RegisteredClient, scopes: Scope[], userId: string, csrf: string, more?: ConsentExtras): Promise<unknown>;
+}
+
+/** What the consent page shows beyond the client and scopes: a failure, where the answer goes, the device's code. */
+export interface ConsentExtras {
+  error?: string;
+  redirectUri?: string;
+  userCode?: string;
 }
 
 /**
@@ -21,7 +33,7 @@ export interface DeviceRouteHelpers {
  * `verification_uri_complete`) and approves; the token endpoint then answers the device's poll.
  */
 export function deviceRoutes(app: FastifyInstance, deps: ApiDeps & { baseUrl: string }, h: DeviceRouteHelpers) {
-  const { deviceCodes, oauthClients } = deps.services;
+  const { deviceCodes, oauthClients, rateLimits } = deps.services;
   const { browser } = h;
   const verificationUri = `${deps.baseUrl}/v1/oauth/device`;
 
@@ -31,6 +43,10 @@ export function deviceRoutes(app: FastifyInstance, deps: ApiDeps & { baseUrl: st
     try {
       const auth = await h.clientOf(req, form);
       basic = auth.basic;
+      const allowed = await rateLimits.consumeDeviceCodeStart(req.ip, auth.client.id);
+      if (!allowed.allowed) {
+        throw new OAuthError('slow_down', 'too many device authorizations from this address for this client; try again later', secondsLeft(allowed));
+      }
       const started = await deviceCodes.start(auth.client, form.scope);
       return reply.header('cache-control', 'no-store').send({
         device_code: started.deviceCode,
@@ -46,11 +62,25 @@ export function deviceRoutes(app: FastifyInstance, deps: ApiDeps & { baseUrl: st
     }
   });
 
-  /** The code the user typed, if it names a pending request: with its client. */
-  async function pendingRequest(userCode: string | undefined) {
+  /**
+   * The code the user typed, if it names a pending request: with its client. A code that names
+   * none is a wrong guess, counted per address and per user; once either has used up its guesses,
+   * the answer is 429 whatever the code (the page has been sent then, and this answers null).
+   */
+  async function pendingRequest(req: FastifyRequest, reply: FastifyReply, userId: string, csrf: string, userCode: string | undefined) {
+    const allowed = await rateLimits.deviceCodeGuessAllowed(req.ip, userId);
+    if (!allowed.allowed) {
+      const seconds = secondsLeft(allowed);
+      reply.header('retry-after', String(seconds));
+      sendPage(reply, 429, deviceCodePage({ csrf, userCode, error: `Too many wrong codes. Try again in ${Math.ceil(seconds / 60)} minute${seconds > 60 ? 's' : ''}.` }));
+      return null;
+    }
     const pending = await deviceCodes.pending(userCode);
     const client = pending ? await oauthClients.find(pending.clientId) : null;
-    return pending && client ? { pending, client } : null;
+    if (pending && client) return { pending, client };
+    await rateLimits.countWrongDeviceCode(req.ip, userId);
+    sendPage(reply, 400, deviceCodePage({ csrf, userCode, error: 'This code is unknown, used or expired.' }));
+    return null;
   }
 
   app.get('/v1/oauth/device', browserPage, async (req, reply) => {
@@ -58,9 +88,10 @@ export function deviceRoutes(app: FastifyInstance, deps: ApiDeps & { baseUrl: st
     const userId = await browser.user(req);
     if (!userId) return browser.accountPage(req, reply, 'your device', csrf);
     const userCode = (req.query as Record<string, string | undefined>).user_code;
-    const found = userCode ? await pendingRequest(userCode) : null;
-    if (!found) return sendPage(reply, userCode ? 400 : 200, deviceCodePage({ csrf, userCode, error: userCode ? 'This code is unknown, used or expired.' : undefined }));
-    return h.showConsent(reply, found.client, found.pending.scopes, userId, csrf, undefined, { user_code: found.pending.userCode });
+    if (!userCode) return sendPage(reply, 200, deviceCodePage({ csrf }));
+    const found = await pendingRequest(req, reply, userId, csrf, userCode);
+    if (!found) return reply;
+    return h.showConsent(reply, found.client, found.pending.scopes, userId, csrf, { userCode: formatUserCode(found.pending.userCode) });
   });
 
   app.post('/v1/oauth/device', browserPage, async (req, reply) => {
@@ -69,14 +100,13 @@ export function deviceRoutes(app: FastifyInstance, deps: ApiDeps & { baseUrl: st
       return sendPage(reply, 403, oauthErrorPage('This form expired or did not come from Hop. Go back and reload the page.'));
     }
     const csrf = form.csrf!;
-    const handled = await browser.handleAccountForm(req, reply, form, 'your device');
-    if (handled) return handled;
+    if (await browser.handleAccountForm(req, reply, form, 'your device')) return reply;
     const userId = await browser.user(req);
     if (!userId) return browser.accountPage(req, reply, 'your device', csrf);
-    const found = await pendingRequest(form.user_code);
-    if (!found) return sendPage(reply, 400, deviceCodePage({ csrf, userCode: form.user_code, error: 'This code is unknown, used or expired.' }));
+    const found = await pendingRequest(req, reply, userId, csrf, form.user_code);
+    if (!found) return reply;
     const { pending, client } = found;
-    const again = (error: string) => h.showConsent(reply, client, pending.scopes, userId, csrf, error, { user_code: pending.userCode });
+    const again = (error: string) => h.showConsent(reply, client, pending.scopes, userId, csrf, { error, userCode: formatUserCode(pending.userCode) });
     if (form.action === 'code') return again('');
     if (form.decision === 'deny') {
       await deviceCodes.deny(pending.userCode);

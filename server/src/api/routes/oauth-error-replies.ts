@@ -15,6 +15,7 @@ export const browserPage = { schema: { hide: true }, config: { oauthReplies: 'pa
 export function sendOAuthError(reply: FastifyReply, err: OAuthError, basic: boolean, status: number = err.status) {
   // RFC 6749 5.2: a failed Basic authentication names the scheme the client should use.
   if (status === 401 && basic) reply.header('www-authenticate', 'Basic realm="hop"');
+  if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
   return reply.code(status).header('cache-control', 'no-store').header('pragma', 'no-cache')
     .send({ error: err.error, error_description: err.description });
 }

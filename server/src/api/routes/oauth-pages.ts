@@ -49,37 +49,63 @@ ${alert(opts.error)}<form method="post" action="">
   );
 }
 
-/** Step two: which client, as whom, in which workspace, and each scope in plain words. */
-export function consentPage(opts: {
-  clientName: string;
+/** Who asks, in words a person can check: a third party by the workspace that registered it. */
+function clientIntro(client: ConsentClient, userEmail: string): string {
+  const who = `<strong>${esc(client.name)}</strong>`;
+  const as = `as <strong>${esc(userEmail)}</strong>`;
+  // The CLI's own login acts in every workspace of the user; the one chosen is only its default.
+  if (client.firstParty) return `<p>${who}, built into Hop, wants to act on your behalf, ${as}, in each of your workspaces, with your role in each.</p>`;
+  const owner = client.registeredBy
+    ? `registered by the workspace <strong>${esc(client.registeredBy.name)}</strong> (${esc(client.registeredBy.slug)}), not by Hop`
+    : 'not made by Hop';
+  return `<p>The application ${who}, ${owner}, wants to act on your behalf, ${as}, in one workspace.</p>`;
+}
+
+/** What the consent page says of a client (the domain's RegisteredClient has these). */
+export interface ConsentClient {
+  name: string;
   firstParty: boolean;
+  registeredBy: { name: string; slug: string } | null;
+}
+
+/**
+ * Step two: which client (and, for a third party, which workspace registered it), as whom, in
+ * which workspace, each scope in plain words, and where the answer goes: the redirect's host, or
+ * for the device flow the code being approved, with a warning against codes someone else sent.
+ */
+export function consentPage(opts: {
+  client: ConsentClient;
   userEmail: string;
   workspaces: Workspace[];
   scopes: Scope[];
   csrf: string;
   error?: string;
-  /** Extra fields the form posts back (the device flow's user code). */
-  hidden?: Record<string, string>;
+  /** The authorization code flow: the host the browser is sent back to. */
+  redirectHost?: string;
+  /** The device flow: the code being approved (posted back with the form). */
+  userCode?: string;
 }): string {
+  const { client } = opts;
   const options = opts.workspaces
     .map((w, i) => `<option value="${esc(w.id)}"${i === 0 ? ' selected' : ''}>${esc(w.name)} (${esc(w.slug)}, ${esc(w.role)})</option>`)
     .join('');
   const scopes = opts.scopes.map((s) => `  <li>${esc(SCOPE_DESCRIPTIONS[s])} <small>(<code>${esc(s)}</code>)</small></li>`).join('\n');
-  // The CLI's own login acts in every workspace of the user; the one chosen is only its default.
-  const intro = opts.firstParty
-    ? `<p>${esc(opts.clientName)} wants to act on your behalf, as <strong>${esc(opts.userEmail)}</strong>, in each of your workspaces, with your role in each.</p>`
-    : `<p>The application <strong>${esc(opts.clientName)}</strong> wants to act on your behalf, as <strong>${esc(opts.userEmail)}</strong>, in one workspace.</p>`;
-  const choice = opts.firstParty
+  const choice = client.firstParty
     ? (opts.workspaces.length
       ? `<p><label for="workspace">Default workspace</label><br>\n  <select id="workspace" name="workspace">${options}</select></p>`
       : '<p>You belong to no workspace yet: create one afterwards with <code>hop workspaces create</code>.</p>')
     : `<p><label for="workspace">Workspace</label><br>\n  <select id="workspace" name="workspace" required>${options}</select></p>`;
+  const where = opts.userCode
+    ? `<p>You are approving the device that shows the code <strong><code>${esc(opts.userCode)}</code></strong>.</p>
+<p role="note"><strong>Approve only a code that your own device shows you now.</strong> If someone sent you this code or link, deny: they would get access to your account.</p>\n`
+    : opts.redirectHost ? `<p>Your answer is sent to <strong>${esc(opts.redirectHost)}</strong>.</p>\n` : '';
+  const hidden = opts.userCode ? `  <input type="hidden" name="user_code" value="${esc(opts.userCode)}">\n` : '';
   return page(
-    `Allow ${opts.clientName}?`,
-    `${intro}
-${alert(opts.error)}<form method="post" action="">
+    `Allow ${client.name}?`,
+    `${clientIntro(client, opts.userEmail)}
+${where}${alert(opts.error)}<form method="post" action="">
   <input type="hidden" name="csrf" value="${esc(opts.csrf)}">
-${opts.hidden ? Object.entries(opts.hidden).map(([k, v]) => `  <input type="hidden" name="${esc(k)}" value="${esc(v)}">\n`).join('') : ''}  ${choice}
+${hidden}  ${choice}
   <p>It will be able to:</p>
   <ul>
 ${scopes}

@@ -8,7 +8,7 @@ import type { AuthorizationRequest } from '../../domain/oauth/oauth-service.js';
 import { defineRoute, type ApiDeps } from '../define-route.js';
 import { consentPage, noWorkspacePage, oauthErrorPage } from './oauth-pages.js';
 import { fields, oauthBrowserSession, sendPage, type Form } from './oauth-session.js';
-import { deviceRoutes } from './oauth-device-routes.js';
+import { deviceRoutes, type ConsentExtras } from './oauth-device-routes.js';
 import { browserPage, oauthErrorHandler, protocolEndpoint, sendOAuthError } from './oauth-error-replies.js';
 
 const hidden = { schema: { hide: true } } as const;
@@ -65,24 +65,28 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
   });
 
   /** The consent page; a third party needs a workspace to be bound to, the CLI's own login does not. */
-  async function showConsent(reply: FastifyReply, client: RegisteredClient, scopes: AuthorizationRequest['scopes'], userId: string, csrf: string, error?: string, hiddenFields?: Record<string, string>) {
+  async function showConsent(reply: FastifyReply, client: RegisteredClient, scopes: AuthorizationRequest['scopes'], userId: string, csrf: string, more: ConsentExtras = {}) {
     const [user, list] = await Promise.all([users.get(userId), workspaces.listForUser(userId)]);
     if (list.length === 0 && !client.firstParty) return sendPage(reply, 200, noWorkspacePage(user.email));
-    return sendPage(reply, error ? 400 : 200, consentPage({
-      clientName: client.name, firstParty: client.firstParty, userEmail: user.email, workspaces: list,
-      scopes, csrf, error, hidden: hiddenFields,
+    const redirect = more.redirectUri ? new URL(more.redirectUri) : null;
+    return sendPage(reply, more.error ? 400 : 200, consentPage({
+      client, userEmail: user.email, workspaces: list, scopes, csrf, error: more.error,
+      // A private-use scheme (com.example.app:/callback) has no host: the scheme names the app.
+      redirectHost: redirect ? redirect.host || redirect.protocol : undefined, userCode: more.userCode,
     }));
   }
 
   /** Validates the query; answers an error page or redirect itself, or hands back the request. */
   async function checkRequest(req: FastifyRequest, reply: FastifyReply) {
     const check = await oauth.checkAuthorizeRequest(req.query as Record<string, string | undefined>);
+    // The reply is answered, never awaited: a Fastify reply is a thenable that settles only
+    // once the response is out, and the handler must stop here rather than run on after it.
     if (check.kind === 'page') {
-      await sendPage(reply, 400, oauthErrorPage(check.message));
+      sendPage(reply, 400, oauthErrorPage(check.message));
       return null;
     }
     if (check.kind === 'redirect') {
-      await reply.header('cache-control', 'no-store').redirect(withParams(check.redirectUri, {
+      reply.header('cache-control', 'no-store').redirect(withParams(check.redirectUri, {
         error: check.error.error, error_description: check.error.description, state: check.state, iss: deps.baseUrl,
       }), 302);
       return null;
@@ -96,7 +100,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
     const csrf = browser.csrfToken(req, reply);
     const userId = await browser.user(req);
     if (!userId) return browser.accountPage(req, reply, check.client.name, csrf);
-    return showConsent(reply, check.client, check.request.scopes, userId, csrf);
+    return showConsent(reply, check.client, check.request.scopes, userId, csrf, { redirectUri: check.request.redirectUri });
   });
 
   app.post('/v1/oauth/authorize', browserPage, async (req, reply) => {
@@ -108,8 +112,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
       return sendPage(reply, 403, oauthErrorPage('This form expired or did not come from Hop. Go back and reload the page.'));
     }
     const csrf = form.csrf!;
-    const handled = await browser.handleAccountForm(req, reply, form, client.name);
-    if (handled) return handled;
+    if (await browser.handleAccountForm(req, reply, form, client.name)) return reply;
 
     const userId = await browser.user(req);
     if (!userId) return browser.accountPage(req, reply, client.name, csrf);
@@ -118,9 +121,10 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
         error: 'access_denied', error_description: 'the user denied the request', state: request.state, iss: deps.baseUrl,
       }), 303);
     }
-    if (form.decision !== 'approve') return showConsent(reply, client, request.scopes, userId, csrf, 'Choose Approve or Deny.');
+    const again = (error: string) => showConsent(reply, client, request.scopes, userId, csrf, { error, redirectUri: request.redirectUri });
+    if (form.decision !== 'approve') return again('Choose Approve or Deny.');
     const code = form.workspace || client.firstParty ? await oauth.approve(request, userId, form.workspace || null) : null;
-    if (!code) return showConsent(reply, client, request.scopes, userId, csrf, 'Choose one of your workspaces.');
+    if (!code) return again('Choose one of your workspaces.');
     return reply.header('cache-control', 'no-store').redirect(withParams(request.redirectUri, {
       code, state: request.state, iss: deps.baseUrl,
     }), 303);

@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SignupBodySchema } from '@hop/shared';
+import { LoginBodySchema, SignupBodySchema, type SignupBody } from '@hop/shared';
+import { nulProblem } from '../../domain/nul-bytes.js';
 import { HopError } from '../../domain/errors.js';
 import { SESSION_TTL_SECONDS } from '../../domain/auth/session-tokens.js';
 import type { Services } from '../../services.js';
@@ -86,47 +87,55 @@ export function oauthBrowserSession(services: Services, secureCookies: boolean) 
     /**
      * Handles a posted sign-in or sign-up form (`action=login|signup`): on success the session
      * cookie is set and the browser goes back to the page (without `prompt=create`); on failure
-     * the form is shown again with the reason. Null when the form is neither.
+     * the form is shown again with the reason. True when it answered (whatever the outcome: the
+     * caller must stop there, since the post may also carry a decision that is not yet signed
+     * in); false when the form is neither.
      */
-    async handleAccountForm(req: FastifyRequest, reply: FastifyReply, form: Form, clientName: string) {
+    async handleAccountForm(req: FastifyRequest, reply: FastifyReply, form: Form, clientName: string): Promise<boolean> {
       if (form.action === 'logout') {
         // Signing out ends the cookie's session on the server, not only in this browser.
         const token = req.cookies[SESSION_COOKIE];
         const session = token ? await sessions.verify(token) : null;
         if (session) await sessions.endCurrent(session.userId, { sessionId: session.sessionId });
         reply.clearCookie(SESSION_COOKIE, cookieOptions);
-        return reply.redirect(withPrompt(req.url, false), 303);
+        reply.redirect(withPrompt(req.url, false), 303);
+        return true;
       }
-      if (form.action !== 'login' && form.action !== 'signup') return null;
+      if (form.action !== 'login' && form.action !== 'signup') return false;
       const csrf = req.cookies[CSRF_COOKIE]!;
+      const again = (status: number, error: string) => {
+        accountPage(req, reply, clientName, csrf, { status, email: form.email, name: form.name, error });
+        return true;
+      };
       const tooMany = (seconds: number) => {
         reply.header('retry-after', String(seconds));
-        return accountPage(req, reply, clientName, csrf, { status: 429, email: form.email, name: form.name,
-          error: `Too many sign-in attempts. Try again in ${minutesText(seconds)}.` });
+        return again(429, `Too many sign-in attempts. Try again in ${minutesText(seconds)}.`);
       };
       // The same per-address allowance as POST /v1/auth/login and /v1/auth/signup (30 a minute):
       // the form is one more way in, not a way around it.
       const address = await services.rateLimits.consumeAnonymous(req.ip);
       if (!address.allowed && address.status) return tooMany(Math.max(1, Math.ceil((address.status.resetAt - Date.now()) / 1000)));
+      // The fields pass the same schemas as the API's bodies, so an address the API would refuse
+      // (a NUL, a dotted capital I) never reaches the account lookup or the lockout.
+      const body = form.action === 'login'
+        ? LoginBodySchema.safeParse({ email: form.email ?? '', password: form.password ?? '' })
+        : SignupBodySchema.safeParse({ email: form.email, password: form.password, name: form.name });
+      if (!body.success) {
+        const issue = body.error.issues[0];
+        return again(400, `${issue.path.join('.')}: ${issue.message}`);
+      }
+      const nul = nulProblem(body.data, []);
+      if (nul) return again(400, `${nul.path}: ${nul.message}`);
       try {
-        let token: string;
         const ctx = { userAgent: req.headers['user-agent'] };
-        if (form.action === 'login') token = (await users.login({ email: form.email ?? '', password: form.password ?? '' }, ctx)).token;
-        else {
-          const body = SignupBodySchema.safeParse({ email: form.email, password: form.password, name: form.name });
-          if (!body.success) {
-            const issue = body.error.issues[0];
-            return accountPage(req, reply, clientName, csrf, { status: 400, email: form.email, name: form.name, error: `${issue.path.join('.')}: ${issue.message}` });
-          }
-          token = (await users.signup(body.data, ctx)).token;
-        }
+        const { token } = form.action === 'login' ? await users.login(body.data, ctx) : await users.signup(body.data as SignupBody, ctx);
         reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_TTL_SECONDS });
-        return reply.redirect(withPrompt(req.url, false), 303);
+        reply.redirect(withPrompt(req.url, false), 303);
+        return true;
       } catch (err) {
         if (err instanceof HopError && err.code === 'RATE_LIMIT_EXCEEDED') return tooMany(Number(err.details.retryAfter));
         if (!(err instanceof HopError) || !['UNAUTHORIZED', 'VALIDATION_ERROR', 'CONFLICT'].includes(err.code)) throw err;
-        const error = form.action === 'login' ? 'Wrong e-mail or password.' : err.message;
-        return accountPage(req, reply, clientName, csrf, { status: form.action === 'login' ? 401 : 400, email: form.email, name: form.name, error });
+        return form.action === 'login' ? again(401, 'Wrong e-mail or password.') : again(400, err.message);
       }
     },
   };

@@ -3,9 +3,13 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../clock.js';
 import { HopError } from '../errors.js';
 import { lookback, refusedForSeconds, type AttemptRule } from './attempt-windows.js';
+import { normaliseEmail } from '../users/account-email.js';
 
 /** 10 wrong passwords in 15 minutes lock the account for 15 minutes, the right password included. */
 export const ACCOUNT_RULE: AttemptRule = { count: 10, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
+
+/** Whose password is checked: the account found, or the e-mail address no account has. */
+export type CheckedAccount = { userId: string } | string;
 
 export interface PasswordChecksOptions {
   db: Database;
@@ -25,8 +29,12 @@ export interface PasswordChecksOptions {
 export function createPasswordChecks(opts: PasswordChecksOptions) {
   const { db, clock } = opts;
   const rule = ACCOUNT_RULE;
-  const keyOf = (email: string) =>
-    `acct:${createHmac('sha256', opts.secret).update(`password-checks\u0000${email.trim().toLowerCase()}`).digest('base64url').slice(0, 32)}`;
+  // An account is counted by its id, so no spelling of its address opens a window of its own; an
+  // address with no account, by its normalised spelling (the one sign-in looks accounts up by).
+  const keyOf = (who: CheckedAccount) => {
+    const name = typeof who === 'string' ? `email\u0000${normaliseEmail(who)}` : `user\u0000${who.userId}`;
+    return `acct:${createHmac('sha256', opts.secret).update(`password-checks\u0000${name}`).digest('base64url').slice(0, 32)}`;
+  };
 
   /** Takes a place under `key` unless the rule refuses; answers the row, or the seconds to wait. */
   async function take(key: string): Promise<string | number> {
@@ -55,8 +63,8 @@ export function createPasswordChecks(opts: PasswordChecksOptions) {
      * Runs `verify` (the slow hash) unless the account is locked, else throws 429 with
      * `retryAfter`. A wrong password keeps its place in the account's window; a right one gives it back.
      */
-    async check(email: string, verify: () => Promise<boolean>): Promise<boolean> {
-      const key = keyOf(email);
+    async check(who: CheckedAccount, verify: () => Promise<boolean>): Promise<boolean> {
+      const key = keyOf(who);
       const taken = await take(key);
       if (typeof taken === 'number') {
         const resetAt = new Date(clock.now().getTime() + taken * 1000).toISOString();

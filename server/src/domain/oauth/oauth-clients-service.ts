@@ -30,6 +30,8 @@ export interface RegisteredClient {
   redirectUris: string[];
   /** Only the first-party CLI may be granted keys:manage and act where a session is required. */
   firstParty: boolean;
+  /** The workspace that registered it, which the consent page names; null for the built-in CLI. */
+  registeredBy: { name: string; slug: string } | null;
   secretHash: string | null;
 }
 
@@ -41,6 +43,7 @@ export const HOP_CLI_CLIENT: RegisteredClient = {
   redirectUris: ['127.0.0.1', '[::1]', 'localhost'].map((h) => `http://${h}${HOP_CLI_REDIRECT_PATH}`),
   firstParty: true,
   secretHash: null,
+  registeredBy: null,
 };
 
 export const CLIENT_SECRET_PREFIX = 'hopcs_';
@@ -116,9 +119,16 @@ export function createOAuthClientsService(deps: { db: Database; newId: IdGenerat
     async find(clientId: string): Promise<RegisteredClient | null> {
       if (clientId === HOP_CLI_CLIENT_ID) return HOP_CLI_CLIENT;
       if (!/^oac_[0-9A-Za-z]{16,40}$/.test(clientId)) return null;
-      const [row] = await db.query<ClientRow>('select * from oauth_clients where id = $1', [clientId]);
+      const [row] = await db.query<ClientRow & { workspace_name: string; workspace_slug: string }>(
+        `select c.*, w.name as workspace_name, w.slug as workspace_slug
+         from oauth_clients c join workspaces w on w.id = c.workspace_id where c.id = $1`,
+        [clientId],
+      );
       if (!row) return null;
-      return { id: row.id, name: row.name, type: row.type, redirectUris: row.redirect_uris, firstParty: false, secretHash: row.secret_hash };
+      return {
+        id: row.id, name: row.name, type: row.type, redirectUris: row.redirect_uris, firstParty: false, secretHash: row.secret_hash,
+        registeredBy: { name: row.workspace_name, slug: row.workspace_slug },
+      };
     },
 
     /** Whether `secret` is the client's current secret, compared in constant time. */

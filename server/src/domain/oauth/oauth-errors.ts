@@ -11,13 +11,16 @@ export class OAuthError extends Error {
       // RFC 8628 3.5: the device flow's answers while polling.
       | 'authorization_pending' | 'slow_down' | 'expired_token',
     readonly description: string,
+    /** Set on a refusal by a rate limit: the seconds to wait, answered as 429 with Retry-After. */
+    readonly retryAfter?: number,
   ) {
     super(description);
     this.name = 'OAuthError';
   }
 
-  /** 401 for a failed client authentication, 400 for everything else (RFC 6749 5.2). */
-  get status(): 400 | 401 {
+  /** 401 for a failed client authentication, 429 for a rate limit, 400 for everything else (RFC 6749 5.2). */
+  get status(): 400 | 401 | 429 {
+    if (this.retryAfter !== undefined) return 429;
     return this.error === 'invalid_client' ? 401 : 400;
   }
 }

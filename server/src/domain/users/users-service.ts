@@ -8,6 +8,7 @@ import type { Sessions } from '../auth/sessions-service.js';
 import type { PasswordChecks } from '../auth/password-checks.js';
 import { requireStrongPassword } from '../auth/password-strength.js';
 import type { Operator } from './operator.js';
+import { normaliseEmail } from './account-email.js';
 
 interface UserRow {
   id: string;
@@ -54,10 +55,11 @@ export function createUsersService(deps: { db: Queryable; newId: IdGenerator; se
 
     /** Every account-password check goes through here, and so through the one limiter. */
     async login(body: LoginBody, ctx: SignInContext = {}): Promise<AuthResult> {
-      const [row] = await db.query<UserRow>('select * from users where lower(email) = lower($1)', [body.email.trim()]);
+      const [row] = await db.query<UserRow>('select * from users where lower(email) = $1', [normaliseEmail(body.email)]);
       // Hash even when the account does not exist, so timing does not tell which e-mails are registered.
       const stored = row?.password_hash ?? (await decoyHash());
-      const ok = await checks.check(body.email, () => verifyPassword(body.password, stored));
+      // The lockout counts on the account found, however its address was spelled.
+      const ok = await checks.check(row ? { userId: row.id } : body.email, () => verifyPassword(body.password, stored));
       if (!row || !ok) throw new HopError('UNAUTHORIZED', 'wrong e-mail or password');
       return issue(toUser(row), ctx);
     },
