@@ -67,7 +67,22 @@ test('/docs, an application, gets a policy that lets its own scripts run and not
   assert.doesNotMatch(String(res.headers.get('content-security-policy')), /unsafe-eval|script-src[^;]*unsafe-inline/);
 });
 
-test('JSON answers are left alone (no page policy on the API)', async () => {
-  const res = await fetch(`${API_URL}/healthz`);
-  assert.equal(res.headers.get('content-security-policy'), null);
+test('JSON answers get no page policy, but every one is nosniff: success, error, 404, OAuth and the openapi document', async () => {
+  const t = await team();
+  const answers: [string, Response][] = [
+    ['healthz', await fetch(`${API_URL}/healthz`)],
+    ['a success', await fetch(`${API_URL}/v1/me`, { headers: { authorization: `Bearer ${t.token}` } })],
+    ['a 401', await fetch(`${API_URL}/v1/me`)],
+    ['a 400', await fetch(`${API_URL}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' })],
+    ['an unknown route', await fetch(`${API_URL}/v1/no-such-route`)],
+    ['the OAuth metadata', await fetch(`${API_URL}/.well-known/oauth-authorization-server`)],
+    ['a token error', await fetch(`${API_URL}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=x' })],
+    ['the OpenAPI document', await fetch(`${API_URL}/v1/openapi.json`)],
+  ];
+  for (const [what, res] of answers) {
+    assert.match(String(res.headers.get('content-type')), /json/, `${what}: JSON (${res.status})`);
+    assert.equal(res.headers.get('content-security-policy'), null, what);
+    assert.equal(res.headers.get('x-content-type-options'), 'nosniff', `${what}: X-Content-Type-Options`);
+    await res.arrayBuffer();
+  }
 });

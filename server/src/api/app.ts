@@ -97,7 +97,7 @@ export async function buildApp(
 
   await app.register(errorHandlerPlugin);
   // Registered on the root instance so its onResponse hook sees every route, redirects included.
-  await metricsRoutes(app, { metrics: opts.metrics ?? createMetrics(services), token: config.metricsToken });
+  await metricsRoutes(app, { metrics: opts.metrics ?? createMetrics(services), token: config.metricsToken, services });
   await app.register(openApiPlugin, { baseUrl: config.baseUrl, version: opts.version ?? '0.1.0' });
   const deps = { services, adminToken: config.adminToken };
   // A fleet may split the parts: HOP_DISABLE=api leaves a redirector, =redirector an API server.

@@ -49,14 +49,20 @@ export function secureHtmlReply(reply: FastifyReply, csp: string = PAGE_CSP): vo
 /**
  * The one place that secures HTML: an onSend hook on the root instance, so every HTML answer
  * (redirector pages, OAuth pages, /docs, the dashboard, error pages) gets the headers whoever
- * rendered it. A scope serving an application sets `APP_CSP` first (see `useAppCsp`). Redirects
- * and JSON are left as they are: the redirector's fast path answers those identically without
- * Fastify.
+ * rendered it. A scope serving an application sets `APP_CSP` first (see `useAppCsp`). Every other
+ * answer gets `nosniff` alone; the redirector's fast path answers redirects without Fastify and
+ * without a body, so it needs none.
  */
 export async function securityHeadersHook(_req: FastifyRequest, reply: FastifyReply, payload: unknown) {
   if (/^text\/html/i.test(String(reply.getHeader('content-type') ?? ''))) secureHtmlReply(reply);
+  // Every other answer with a body (JSON above all) is read as the type it declares, never sniffed
+  // into something a browser would run.
+  // (Redirects are left as the fast path sends them: no body to sniff.)
+  else if (!isRedirect(reply.statusCode) && !reply.hasHeader('x-content-type-options')) reply.header('x-content-type-options', 'nosniff');
   return payload;
 }
+
+const isRedirect = (status: number) => status >= 300 && status < 400;
 
 /** An onRequest hook for a scope that serves an application: its pages get APP_CSP instead of PAGE_CSP. */
 export async function useAppCsp(_req: FastifyRequest, reply: FastifyReply) {

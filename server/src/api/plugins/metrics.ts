@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sendError } from './error-handler.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import { createRouteHistogram } from './route-histogram.js';
+import { limitMetrics } from './rate-limits.js';
 import type { Services } from '../../services.js';
 import { pendingClicks } from '../../domain/clicks/click-aggregation.js';
 import { registerLookupMetrics } from './lookup-metrics.js';
@@ -183,7 +184,7 @@ const sameToken = (given: string, expected: string) => {
  * `Authorization: Bearer <HOP_METRICS_TOKEN>` (route names, queue depths and process figures are
  * reconnaissance for an attacker); without a configured token it does not exist (404).
  */
-export async function metricsRoutes(app: FastifyInstance, opts: { metrics: Metrics; token?: string }) {
+export async function metricsRoutes(app: FastifyInstance, opts: { metrics: Metrics; token?: string; services: Services }) {
   const { metrics, token } = opts;
   const { registry } = metrics;
   app.addHook('onResponse', async (req, reply) => {
@@ -194,6 +195,7 @@ export async function metricsRoutes(app: FastifyInstance, opts: { metrics: Metri
   app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     if (!token) return sendError(reply, 'NOT_FOUND', 'no route GET /metrics', { resource: 'route' });
+    await limitMetrics(opts.services, req, reply);
     const bearer = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
     if (!bearer || !sameToken(bearer, token)) {
       reply.header('www-authenticate', 'Bearer realm="metrics"');

@@ -66,3 +66,8 @@ export async function limitRefused(services: Services, req: FastifyRequest, repl
 export async function limitAdmin(services: Services, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (counted(services)) apply(await services.rateLimits.consumeAdminAttempt(req.ip), reply, Date.now());
 }
+
+/** `GET /metrics`, per address, before its token is compared: a token is guessed no faster than a key. */
+export async function limitMetrics(services: Services, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (counted(services)) apply(await services.rateLimits.consumeMetricsAttempt(req.ip), reply, Date.now());
+}
