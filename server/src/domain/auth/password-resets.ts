@@ -6,6 +6,7 @@ import { notFound, validationError } from '../errors.js';
 import { randomBase62 } from '../ids.js';
 import { iso } from '../timestamps.js';
 import type { SendMail } from '../mail/mailer.js';
+import { normaliseEmail } from '../users/account-email.js';
 
 /** A reset link works once, for 30 minutes (docs/api.md, Accounts). */
 export const RESET_TTL_MS = 30 * 60_000;
@@ -49,7 +50,7 @@ export function createPasswordResets(opts: PasswordResetsOptions) {
       const send = opts.sendMail;
       if (!send) return;
       void (async () => {
-        const [user] = await db.query<{ id: string; email: string }>('select id, email from users where lower(email) = lower($1)', [email.trim()]);
+        const [user] = await db.query<{ id: string; email: string }>('select id, email from users where lower(email) = $1', [normaliseEmail(email)]);
         if (!user) return;
         const [recent] = await db.query('select 1 from password_resets where user_id = $1 and used_at is null and created_at > $2', [user.id, new Date(clock.now().getTime() - MAIL_EVERY_MS)]);
         if (recent) return;
