@@ -32,9 +32,9 @@ export function writeSection(title, markdown) {
     const next = doc.indexOf('\n## ', start + 4);
     doc = doc.slice(0, start) + section + (next >= 0 ? doc.slice(next) : '');
   } else {
-    // New sections go before the hand-written findings, which stay last.
-    const findings = doc.indexOf('\n## Findings\n');
-    doc = findings >= 0 ? doc.slice(0, findings) + section + doc.slice(findings) : doc + section;
+    // New sections go before the hand-written standing, which stays last.
+    const standing = doc.indexOf('\n## Standing\n');
+    doc = standing >= 0 ? doc.slice(0, standing) + section + doc.slice(standing) : doc + section;
   }
   writeFileSync(file, doc);
 }

@@ -32,7 +32,7 @@ test('a report is planned without JIT, in a transaction of its own: the setting 
   skip: !process.env.DATABASE_URL && 'PostgreSQL only: PGlite is built without LLVM',
 }, async () => {
   // With tens of thousands of clicks waiting for the job, analytics passed the planner's JIT
-  // thresholds and spent 45-750 ms compiling a 20-30 ms read (docs/performance.md, eleventh round).
+  // thresholds and spent 45-750 ms compiling a 20-30 ms read (docs/archive/performance-findings.md).
   const db = await openPostgres(process.env.DATABASE_URL!);
   try {
     const [{ jit: before }] = await db.query<{ jit: string }>('show jit');
