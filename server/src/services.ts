@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { dashboardPath } from '@hop/shared';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { systemClock, type Clock } from './domain/clock.js';
@@ -179,7 +180,7 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
   const passwordChecks = createPasswordChecks({ db, clock, secret: secretText });
   const passwordResets = createPasswordResets({
     db, clock, sendMail,
-    resetUrl: (token) => `${config.dashboardUrl}/reset-password#token=${encodeURIComponent(token)}`,
+    resetUrl: (token) => `${config.dashboardUrl}${dashboardPath('resetPassword')}#token=${encodeURIComponent(token)}`,
     onMailError: (err) => opts.log?.error({ err }, 'sending a password-reset e-mail failed'),
   });
   const operator = createOperator({ db });
@@ -210,7 +211,7 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     workspaces,
     members: createMembersService({
       db, clock, newId, workspaces,
-      acceptUrl: (token) => `${config.dashboardUrl}/invites/${encodeURIComponent(token)}`,
+      acceptUrl: (token) => `${config.dashboardUrl}${dashboardPath('invite', { token })}`,
       sendInvite,
     }),
     oauthClients,

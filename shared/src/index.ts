@@ -18,6 +18,7 @@ export * from './qr.js';
 export * from './bulk.js';
 export * from './routes.js';
 export * from './access.js';
+export * from './dashboard-paths.js';
 export * from './route-errors.js';
 export * from './usage.js';
 export * from './events.js';

@@ -2,6 +2,7 @@ import { lazy, StrictMode, Suspense, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Navigate, Route, Routes, useParams } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { DASHBOARD_PATHS, dashboardPath } from '@hop/shared';
 import { SessionProvider } from './session.js';
 import { Layout } from './components/layout.js';
 import { RequireSession } from './components/require-session.js';
@@ -17,7 +18,7 @@ const page = (load: () => Promise<{ default: ComponentType }>, signedIn = true) 
 
 function ToLinks() {
   const { ws } = useParams();
-  return <Navigate to={`/${ws}/links`} replace />;
+  return <Navigate to={dashboardPath('links', { ws: ws! })} replace />;
 }
 
 const queries = new QueryClient({
@@ -36,27 +37,27 @@ createRoot(document.getElementById('root')!).render(
         <BrowserRouter basename={basename}>
           <Routes>
             <Route element={<Layout />}>
-              <Route path="/signup" element={page(() => import('./routes/signup.js'), false)} />
-              <Route path="/login" element={page(() => import('./routes/login.js'), false)} />
-              <Route path="/forgot-password" element={page(() => import('./routes/forgot-password.js'), false)} />
-              <Route path="/reset-password" element={page(() => import('./routes/reset-password.js'), false)} />
-              <Route path="/invites/:token" element={page(() => import('./routes/invite-accept.js'), false)} />
-              <Route path="/" element={page(() => import('./routes/workspaces.js'))} />
-              <Route path="/account" element={page(() => import('./routes/account.js'))} />
-              <Route path="/account/apps" element={page(() => import('./routes/account-apps.js'))} />
-              <Route path="/:ws" element={<ToLinks />} />
-              <Route path="/:ws/links" element={page(() => import('./routes/links-list.js'))} />
-              <Route path="/:ws/links/new" element={page(() => import('./routes/link-new.js'))} />
-              <Route path="/:ws/links/:linkId" element={page(() => import('./routes/link-detail.js'))} />
-              <Route path="/:ws/analytics" element={page(() => import('./routes/analytics.js'))} />
-              <Route path="/:ws/domains" element={page(() => import('./routes/domains.js'))} />
-              <Route path="/:ws/webhooks" element={page(() => import('./routes/webhooks-list.js'))} />
-              <Route path="/:ws/webhooks/:webhookId" element={page(() => import('./routes/webhook-detail.js'))} />
-              <Route path="/:ws/settings" element={page(() => import('./routes/settings.js'))} />
-              <Route path="/:ws/settings/members" element={page(() => import('./routes/settings-members.js'))} />
-              <Route path="/:ws/settings/keys" element={page(() => import('./routes/settings-keys.js'))} />
-              <Route path="/:ws/settings/oauth-clients" element={page(() => import('./routes/settings-oauth-clients.js'))} />
-              <Route path="/:ws/settings/billing" element={page(() => import('./routes/settings-billing.js'))} />
+              <Route path={DASHBOARD_PATHS.signup} element={page(() => import('./routes/signup.js'), false)} />
+              <Route path={DASHBOARD_PATHS.login} element={page(() => import('./routes/login.js'), false)} />
+              <Route path={DASHBOARD_PATHS.forgotPassword} element={page(() => import('./routes/forgot-password.js'), false)} />
+              <Route path={DASHBOARD_PATHS.resetPassword} element={page(() => import('./routes/reset-password.js'), false)} />
+              <Route path={DASHBOARD_PATHS.invite} element={page(() => import('./routes/invite-accept.js'), false)} />
+              <Route path={DASHBOARD_PATHS.workspaces} element={page(() => import('./routes/workspaces.js'))} />
+              <Route path={DASHBOARD_PATHS.account} element={page(() => import('./routes/account.js'))} />
+              <Route path={DASHBOARD_PATHS.accountApps} element={page(() => import('./routes/account-apps.js'))} />
+              <Route path={DASHBOARD_PATHS.workspace} element={<ToLinks />} />
+              <Route path={DASHBOARD_PATHS.links} element={page(() => import('./routes/links-list.js'))} />
+              <Route path={DASHBOARD_PATHS.newLink} element={page(() => import('./routes/link-new.js'))} />
+              <Route path={DASHBOARD_PATHS.link} element={page(() => import('./routes/link-detail.js'))} />
+              <Route path={DASHBOARD_PATHS.analytics} element={page(() => import('./routes/analytics.js'))} />
+              <Route path={DASHBOARD_PATHS.domains} element={page(() => import('./routes/domains.js'))} />
+              <Route path={DASHBOARD_PATHS.webhooks} element={page(() => import('./routes/webhooks-list.js'))} />
+              <Route path={DASHBOARD_PATHS.webhook} element={page(() => import('./routes/webhook-detail.js'))} />
+              <Route path={DASHBOARD_PATHS.settings} element={page(() => import('./routes/settings.js'))} />
+              <Route path={DASHBOARD_PATHS.members} element={page(() => import('./routes/settings-members.js'))} />
+              <Route path={DASHBOARD_PATHS.keys} element={page(() => import('./routes/settings-keys.js'))} />
+              <Route path={DASHBOARD_PATHS.oauthClients} element={page(() => import('./routes/settings-oauth-clients.js'))} />
+              <Route path={DASHBOARD_PATHS.billing} element={page(() => import('./routes/settings-billing.js'))} />
               <Route path="*" element={page(() => import('./routes/not-found.js'), false)} />
             </Route>
           </Routes>

@@ -1,4 +1,5 @@
 import { Args, Flags } from '@oclif/core';
+import { dashboardPath } from '@hop/shared/dashboard-paths';
 import { BaseCommand } from '../base-command.js';
 import { UsageError } from '../errors.js';
 import { workspaceFlag } from '../flags.js';
@@ -37,14 +38,13 @@ export default class Open extends BaseCommand<typeof Open> {
     const { page, id } = this.args;
     const workspaceId = await this.workspaceId(this.flags.workspace);
     const { data: ws } = await this.api.call('getWorkspace', { params: { workspaceId } });
-    const base = `/${ws.slug}`;
-    if (page === 'billing') return `${base}/settings/billing`;
-    if (page === 'webhook') return id ? `${base}/webhooks/${encodeURIComponent(id)}` : `${base}/webhooks`;
+    const at = { ws: ws.slug };
+    if (page === 'webhook') return id ? dashboardPath('webhook', { ...at, webhookId: id }) : dashboardPath('webhooks', at);
     if (page === 'link') {
       if (!id) throw new UsageError('name the link: hop open link <lnk_id or slug>');
-      return `${base}/links/${await this.resolveLinkId(id, workspaceId)}`;
+      return dashboardPath('link', { ...at, linkId: await this.resolveLinkId(id, workspaceId) });
     }
-    return `${base}/${page}`;
+    return dashboardPath(page as (typeof PAGES)[number], at);
   }
 
   private async openBrowser(url: string): Promise<boolean> {

@@ -3,6 +3,7 @@ import { Link, NavLink, Outlet, useNavigate, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSession } from '../session.js';
 import { roleMayCall } from '@hop/shared';
+import { dashboardPath, type DashboardPage } from '@hop/shared';
 import { useApi } from '../api.js';
 import { useWorkspace } from '../workspace.js';
 
@@ -32,7 +33,7 @@ function WorkspaceNav() {
   const { workspace } = useWorkspace();
   if (!ws) return null;
   const role = workspace?.role;
-  const items: [string, string, boolean][] = [
+  const items: [DashboardPage, string, boolean][] = [
     ['links', 'Links', true],
     ['analytics', 'Analytics', true],
     ['domains', 'Domains', true],
@@ -42,7 +43,7 @@ function WorkspaceNav() {
   return (
     <nav aria-label="Workspace" className="ws-nav">
       {items.filter(([, , show]) => show).map(([path, label]) => (
-        <NavLink key={path} to={`/${ws}/${path}`}>{label}</NavLink>
+        <NavLink key={path} to={dashboardPath(path, { ws })}>{label}</NavLink>
       ))}
     </nav>
   );

@@ -8,6 +8,7 @@ import { WithWorkspace } from '../components/workspace-gate.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Loading } from '../components/states.js';
 import { AnalyticsView, RangePicker, type Range } from '../components/analytics-view.js';
+import { dashboardPath } from '@hop/shared';
 
 function WorkspaceAnalytics({ workspace }: { workspace: Workspace }) {
   const api = useApi();
@@ -28,7 +29,7 @@ function WorkspaceAnalytics({ workspace }: { workspace: Workspace }) {
                 <table>
                   <thead><tr><th scope="col">Link</th><th scope="col" className="num">Clicks</th><th scope="col" className="num">Unique</th></tr></thead>
                   <tbody>{q.data.topLinks.map((l) => (
-                    <tr key={l.linkId}><td><Link to={`/${workspace.slug}/links/${l.linkId}`}>{l.slug}</Link> <span className="hint">{l.domain}</span></td><td className="num">{l.clicks}</td><td className="num">{l.uniqueClicks}</td></tr>
+                    <tr key={l.linkId}><td><Link to={dashboardPath('link', { ws: workspace.slug, linkId: l.linkId })}>{l.slug}</Link> <span className="hint">{l.domain}</span></td><td className="num">{l.clicks}</td><td className="num">{l.uniqueClicks}</td></tr>
                   ))}</tbody>
                 </table>
               </div>

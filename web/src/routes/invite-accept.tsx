@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../api.js';
 import { useSession } from '../session.js';
 import { ErrorAlert } from '../components/error-alert.js';
+import { dashboardPath } from '@hop/shared';
 
 /** The invite's acceptUrl: sign in or sign up (coming back here), then accept. */
 export default function InviteAcceptPage() {
@@ -21,7 +22,7 @@ export default function InviteAcceptPage() {
     try {
       const { data: ws } = await api.call('acceptInvite', { params: { token } });
       await queries.invalidateQueries({ queryKey: ['workspaces'] });
-      navigate(`/${ws.slug}/links`);
+      navigate(dashboardPath('links', { ws: ws.slug }));
     } catch (err) {
       setError(err);
     } finally {

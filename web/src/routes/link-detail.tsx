@@ -55,7 +55,7 @@ function LinkDetail({ workspace, userId }: { workspace: Workspace; userId?: stri
     try {
       await api.call('deleteLink', { params: { workspaceId: workspace.id, linkId } });
       await queries.invalidateQueries({ queryKey: ['links', workspace.id] });
-      navigate(`/${workspace.slug}/links`);
+      navigate(dashboardPath('links', { ws: workspace.slug }));
     } catch (err) { setDeleteError(err); }
   };
   return (
@@ -84,6 +84,7 @@ export default function LinkDetailPage() {
 }
 
 import { useSession } from '../session.js';
+import { dashboardPath } from '@hop/shared';
 function useSessionUser() {
   return { session: useSession().session?.user.id };
 }

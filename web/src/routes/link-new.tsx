@@ -6,6 +6,7 @@ import { roleMayCall } from '@hop/shared';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { LinkForm } from '../components/link-form.js';
+import { dashboardPath } from '@hop/shared';
 
 export default function LinkNewPage() {
   const api = useApi();
@@ -20,7 +21,7 @@ export default function LinkNewPage() {
             const { data } = await api.call('createLink', { params: { workspaceId: ws.id }, body: body as CreateLinkBody });
             await queries.invalidateQueries({ queryKey: ['links', ws.id] });
             await queries.invalidateQueries({ queryKey: ['tags', ws.id] });
-            navigate(`/${ws.slug}/links/${data.id}`);
+            navigate(dashboardPath('link', { ws: ws.slug, linkId: data.id }));
           }} />
         </Page>
       )}

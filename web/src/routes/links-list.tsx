@@ -11,6 +11,7 @@ import { WithWorkspace } from '../components/workspace-gate.js';
 import { LinkFilters } from '../components/link-filters.js';
 import { BulkActions } from '../components/link-bulk-actions.js';
 import { CopyButton } from '../components/copy-button.js';
+import { dashboardPath } from '@hop/shared';
 
 /** The list's query, kept in the address so a filtered view can be shared and reloaded. */
 function useListQuery(): [ListLinksQuery, (patch: Record<string, string | undefined>) => void] {
@@ -38,7 +39,7 @@ function LinkRow({ link, ws, selected, onSelect, selectable }: { link: HopLink; 
     <tr>
       <td>{selectable ? <input type="checkbox" aria-label={`Select ${link.slug}`} checked={selected} onChange={(e) => onSelect(e.target.checked)} /> : null}</td>
       <td>
-        <Link to={`/${ws}/links/${link.id}`} className="slug">{link.slug}</Link>
+        <Link to={dashboardPath('link', { ws, linkId: link.id })} className="slug">{link.slug}</Link>
         <div className="hint truncate">{link.shortUrl}</div>
       </td>
       <td className="truncate url-cell" title={link.url}>{link.url}</td>
@@ -101,7 +102,7 @@ export default function LinksListPage() {
   return (
     <WithWorkspace>
       {(ws) => (
-        <Page title="Links" actions={roleMayCall(ws.role, 'createLink') ? <Link className="button" to={`/${ws.slug}/links/new`}>Create link</Link> : <button type="button" disabled aria-disabled="true" title="Viewers cannot create links">Create link</button>}>
+        <Page title="Links" actions={roleMayCall(ws.role, 'createLink') ? <Link className="button" to={dashboardPath('newLink', { ws: ws.slug })}>Create link</Link> : <button type="button" disabled aria-disabled="true" title="Viewers cannot create links">Create link</button>}>
           <LinksTable workspace={ws} />
         </Page>
       )}

@@ -10,6 +10,7 @@ import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { Field } from '../components/field.js';
+import { dashboardPath } from '@hop/shared';
 
 function Attempts({ d }: { d: Delivery }) {
   if (!d.attempts.length) return <span className="hint">no attempt yet</span>;
@@ -58,7 +59,7 @@ function WebhookDetail({ workspace }: { workspace: Workspace }) {
         {w.isActive
           ? <button type="button" className="secondary" onClick={() => void act(async () => { await api.call('updateWebhook', { params, body: { isActive: false } }); return 'Disabled.'; })}>Disable</button>
           : <button type="button" className="secondary" onClick={() => void act(async () => { await api.call('enableWebhook', { params }); return 'Enabled.'; })}>Enable</button>}
-        <button type="button" className="danger" onClick={() => { if (window.confirm('Delete this webhook?')) void act(async () => { await api.call('deleteWebhook', { params }); navigate(`/${workspace.slug}/webhooks`); }); }}>Delete webhook</button>
+        <button type="button" className="danger" onClick={() => { if (window.confirm('Delete this webhook?')) void act(async () => { await api.call('deleteWebhook', { params }); navigate(dashboardPath('webhooks', { ws: workspace.slug })); }); }}>Delete webhook</button>
       </div>
       <form className="card" onSubmit={(e) => {
         e.preventDefault();

@@ -11,6 +11,7 @@ import { Field } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
 import { SecretOnce } from '../components/secret-once.js';
+import { dashboardPath } from '@hop/shared';
 
 function CreateWebhookForm({ workspace, onCreated }: { workspace: Workspace; onCreated: (w: CreatedWebhook) => void }) {
   const api = useApi();
@@ -54,7 +55,7 @@ function Webhooks({ workspace }: { workspace: Workspace }) {
         <ul className="cards">
           {list.data.map((w) => (
             <li key={w.id} className="card">
-              <Link to={`/${workspace.slug}/webhooks/${w.id}`} className="truncate block-link">{w.url}</Link>
+              <Link to={dashboardPath('webhook', { ws: workspace.slug, webhookId: w.id })} className="truncate block-link">{w.url}</Link>
               <div className="hint">{w.isActive ? 'enabled' : 'disabled'} · {w.events.join(', ')}</div>
             </li>
           ))}

@@ -8,6 +8,7 @@ import { Field } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
 import { Page } from '../components/layout.js';
+import { dashboardPath } from '@hop/shared';
 
 function CreateWorkspaceForm() {
   const api = useApi();
@@ -18,7 +19,7 @@ function CreateWorkspaceForm() {
     send: async (body) => (await api.call('createWorkspace', { body })).data,
     onSuccess: async (ws) => {
       await queries.invalidateQueries({ queryKey: ['workspaces'] });
-      navigate(`/${ws.slug}/links`);
+      navigate(dashboardPath('links', { ws: ws.slug }));
     },
   });
   return (
@@ -43,7 +44,7 @@ export default function WorkspacesPage() {
         <ul className="cards">
           {data.map((w) => (
             <li key={w.id} className="card">
-              <Link to={`/${w.slug}/links`}><strong>{w.name}</strong></Link>
+              <Link to={dashboardPath('links', { ws: w.slug })}><strong>{w.name}</strong></Link>
               <div className="hint">{w.slug} · {w.role} · {w.plan}</div>
             </li>
           ))}

@@ -1,5 +1,5 @@
 import type { Plan } from '@hop/shared';
-import { GATED_FEATURES, PLANS } from '@hop/shared';
+import { dashboardPath, GATED_FEATURES, PLANS } from '@hop/shared';
 import { HopError } from '../errors.js';
 
 // Shared with the dashboard, which says what the next plan unlocks.
@@ -27,6 +27,6 @@ export function requireFeature(
     feature,
     currentPlan: workspace.plan,
     requiredPlan,
-    upgradeUrl: `${dashboardUrl}/${workspace.slug}/settings/billing`,
+    upgradeUrl: `${dashboardUrl}${dashboardPath('billing', { ws: workspace.slug })}`,
   });
 }

@@ -1,0 +1,38 @@
+// The dashboard's pages, below its base URL (`/app`): the web app's routes, the CLI's `hop open`,
+// and the links the server puts in e-mails and errors (invites, password resets, the upgrade page)
+// are built from these, so a page moves in one place.
+
+export const DASHBOARD_PATHS = {
+  signup: '/signup',
+  login: '/login',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  invite: '/invites/:token',
+  workspaces: '/',
+  account: '/account',
+  accountApps: '/account/apps',
+  workspace: '/:ws',
+  links: '/:ws/links',
+  newLink: '/:ws/links/new',
+  link: '/:ws/links/:linkId',
+  analytics: '/:ws/analytics',
+  domains: '/:ws/domains',
+  webhooks: '/:ws/webhooks',
+  webhook: '/:ws/webhooks/:webhookId',
+  settings: '/:ws/settings',
+  members: '/:ws/settings/members',
+  keys: '/:ws/settings/keys',
+  oauthClients: '/:ws/settings/oauth-clients',
+  billing: '/:ws/settings/billing',
+} as const;
+
+export type DashboardPage = keyof typeof DASHBOARD_PATHS;
+
+/** A page's path with its parameters filled in (each percent-encoded): `dashboardPath('link', {ws, linkId})`. */
+export function dashboardPath(page: DashboardPage, params: Record<string, string> = {}): string {
+  return DASHBOARD_PATHS[page].replace(/:([A-Za-z]+)/g, (_all, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`dashboard page ${page} needs ${name}`);
+    return encodeURIComponent(value);
+  });
+}
