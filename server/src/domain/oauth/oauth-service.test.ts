@@ -13,6 +13,7 @@ import { newId } from '../ids.js';
 import { createWorkspacesService } from '../workspaces/workspaces-service.js';
 import { createOAuthClientsService, HOP_CLI_CLIENT } from './oauth-clients-service.js';
 import { createOAuthService } from './oauth-service.js';
+import { createOAuthGrants } from './oauth-grants.js';
 import { s256 } from './pkce.js';
 
 let db: Database;
@@ -34,7 +35,7 @@ after(async () => {
 
 async function setup() {
   const workspaces = createWorkspacesService({ db, newId });
-  const oauth = createOAuthService({ db, clock, clients: createOAuthClientsService({ db, newId }), workspaces });
+  const oauth = createOAuthService({ db, clock, clients: createOAuthClientsService({ db, newId }), workspaces, grants: createOAuthGrants({ db, clock }) });
   const userId = newId('usr');
   await db.query(`insert into users (id, email, name, password_hash) values ($1, $2, 'T', 'x')`, [userId, `${userId}@example.test`]);
   const ws = await workspaces.create(userId, { name: 'W', slug: `w-${userId.slice(-10).toLowerCase()}` });
