@@ -74,6 +74,9 @@ process.env.HOP_RATE_LIMIT_SCALE ??= '1000';
 // some with Redis): unrelated servers, not a fleet, so they skip the check that refuses a process
 // disagreeing with the others. Tests of that check turn it on for their own servers.
 process.env.HOP_FLEET_CHECK ??= 'off';
+// The suite tests the plans (gates, quotas, HOP_DEFAULT_PLAN): every server of the run applies them.
+// Tests of the self-hosted default start servers with HOP_PLANS set empty (unset).
+process.env.HOP_PLANS ??= 'on';
 // Node 22.1 and later keep compiled code of every module the run's processes load (the servers
 // and `hop` start again and again); Node 20 ignores the variable.
 process.env.NODE_COMPILE_CACHE ??= join(root, 'node_modules', '.cache', 'hop-node-compile');

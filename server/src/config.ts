@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { PLANS, type Plan } from '@hop/shared';
+import { ASSIGNABLE_PLANS, SIGNUP_MODES, type AssignablePlan, type SignupMode } from '@hop/shared';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, 'must be host or host:port');
 /** A resolver address as node's dns accepts it: `ip`, `ip:port` or `[ipv6]:port`. */
@@ -27,8 +27,15 @@ export const EnvSchema = z.object({
   HOP_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Bearer token that GET /metrics requires; unset, /metrics answers 404. */
   HOP_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
-  /** The plan of new workspaces; a self-hosted server sets enterprise. */
-  HOP_DEFAULT_PLAN: z.enum(PLANS).default('free'),
+  /**
+   * `off` (default): self-hosted, every feature and no quota in every workspace. `on`: the plans
+   * and their limits apply (docs/api.md, Self-hosting).
+   */
+  HOP_PLANS: z.enum(['off', 'on']).default('off'),
+  /** The plan of new workspaces when HOP_PLANS=on (kept, unused, while plans are off). */
+  HOP_DEFAULT_PLAN: z.enum(ASSIGNABLE_PLANS).default('free'),
+  /** Who may sign up: `open` (default), `invite` (with a workspace invite only) or `closed`; the first account always may. */
+  HOP_SIGNUP: z.enum(SIGNUP_MODES).default('open'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
   HOP_GEO_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/).optional(),
   HOP_TRUST_PROXY: z.string().optional(),
@@ -92,7 +99,9 @@ export interface Config {
   secret?: string;
   adminToken?: string;
   metricsToken?: string;
-  defaultPlan: Plan;
+  planMode: 'self-hosted' | 'plans';
+  defaultPlan: AssignablePlan;
+  signup: SignupMode;
   redisUrl?: string;
   geoHeader?: string;
   geoipDb?: string;
@@ -142,7 +151,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secret: e.HOP_SECRET,
     adminToken: e.HOP_ADMIN_TOKEN,
     metricsToken: e.HOP_METRICS_TOKEN,
+    planMode: e.HOP_PLANS === 'on' ? 'plans' : 'self-hosted',
     defaultPlan: e.HOP_DEFAULT_PLAN,
+    signup: e.HOP_SIGNUP,
     redisUrl: e.REDIS_URL,
     geoHeader: e.HOP_GEO_HEADER?.toLowerCase(),
     geoipDb: e.HOP_GEOIP_DB,

@@ -17,7 +17,7 @@ import { startLinkHealthJob } from './jobs/link-health-job.js';
 import { clickAggregationJob } from './jobs/click-aggregation-job.js';
 import { clickPartitionsJob } from './jobs/click-partitions-job.js';
 import { startWarmUp } from './redirector/cache-warm-up.js';
-import { createPrettyLog, greeting, listenFailure, wantsPrettyLogs } from './startup-report.js';
+import { createPrettyLog, greeting, listenFailure, modeReport, wantsPrettyLogs } from './startup-report.js';
 
 /** How long the start waits for the redirect cache's warm-up before taking traffic. */
 const WARM_UP_WAIT_MS = 5_000;
@@ -49,6 +49,8 @@ export async function main(): Promise<void> {
   const connections = connectionDrain(app.server);
   if (!pretty) {
     app.log.info(config.databaseUrl ? 'database: PostgreSQL (DATABASE_URL)' : `database: embedded PGlite in ${config.dataDir} (set DATABASE_URL for PostgreSQL)`);
+    const { mode, signup } = modeReport(config);
+    app.log.info(`mode: ${mode}; sign-up: ${signup}`);
   }
   // Another process changed a link: drop it from this process's redirect cache.
   await db.listen(LINK_CHANGED_CHANNEL, (linkId) => services.linkChanged(linkId), () => {
@@ -68,11 +70,11 @@ export async function main(): Promise<void> {
   const scheduler = createScheduler(db, app.log, metrics.jobRun);
   let linkHealthJob: { stop(): void } | undefined;
   if (!config.disabled.has('jobs')) {
-    const retention = retentionJob(services.clock);
+    const retention = retentionJob(services.clock, services.plans);
     scheduler.every(60 * 60_000, retention);
     scheduler.every(config.expiryCheckMs, expiryJob({ clock: services.clock, outbox: services.outbox }));
     scheduler.dailyAtUtcMidnight(saltRotationJob(services.salts));
-    const partitions = clickPartitionsJob(services.clock);
+    const partitions = clickPartitionsJob(services.clock, services.plans);
     scheduler.every(60 * 60_000, partitions);
     scheduler.every(config.clickFlushMs, clickAggregationJob({ flushMs: config.clickFlushMs, waitForClicks: db.kind === 'postgres' }));
     void runExclusive(db, partitions).catch((err) => app.log.error({ err }, 'click partitions job failed'));

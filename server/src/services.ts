@@ -8,6 +8,7 @@ import { systemClock, type Clock } from './domain/clock.js';
 import { newId } from './domain/ids.js';
 import { createSessionTokens } from './domain/auth/session-tokens.js';
 import { createUsersService } from './domain/users/users-service.js';
+import { createSignupPolicy } from './domain/users/signup-policy.js';
 import { createPasswordChecks } from './domain/auth/password-checks.js';
 import { createWorkspacesService } from './domain/workspaces/workspaces-service.js';
 import { createApiKeysService } from './domain/api-keys/api-keys-service.js';
@@ -51,6 +52,7 @@ import { createSqlCounterStore } from './domain/rate-limits/counter-store.js';
 import { createRedisCounterStore } from './domain/rate-limits/redis-counter-store.js';
 import { createRateLimiter } from './domain/rate-limits/rate-limiter.js';
 import { createRateLimitsService } from './domain/rate-limits/rate-limits-service.js';
+import { createPlanMode } from './domain/plans/plan-mode.js';
 import { createOAuthClientsService } from './domain/oauth/oauth-clients-service.js';
 import { createOAuthService } from './domain/oauth/oauth-service.js';
 import { createDeviceCodes } from './domain/oauth/device-codes.js';
@@ -91,7 +93,9 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     tokens: createSessionTokens({ secret: new TextEncoder().encode(secretText), clock }),
   });
   const ownHosts = [config.shortDomain, new URL(config.baseUrl).host];
-  const outbox = createEventOutbox({ newId });
+  // The one decision HOP_PLANS makes: how a workspace's plan reads (domain/plans/plan-mode.ts).
+  const plans = createPlanMode(config.planMode);
+  const outbox = createEventOutbox({ newId, plans });
   const interest = createEventInterest({ db });
   const clicks = createClickPipeline({
     db,
@@ -115,7 +119,7 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     timeoutMs: config.linkLookupTimeoutMs,
   });
   const linkCache = createLinkCache({ links: linkLookups, defaultDomain: config.shortDomain });
-  const workspaces = createWorkspacesService({ db, newId, defaultPlan: config.defaultPlan });
+  const workspaces = createWorkspacesService({ db, newId, plans, defaultPlan: config.defaultPlan });
   const reservedHosts = [config.shortDomain, config.baseUrl].map((h) => new URL(h.includes('://') ? h : `http://${h}`).hostname);
   const hostDomains = createHostDomains({ shortDomain: config.shortDomain, load: () => domains.verifiedNames() });
   const qr = createQrService({
@@ -150,12 +154,14 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     box: createSecretBox(secretText),
     checkUrl: createUrlGuard({ allowPrivate: config.allowPrivateUrls }),
     config: { dashboardUrl: config.dashboardUrl, shortDomain: config.shortDomain, shortScheme: config.shortScheme },
+    plans,
   });
   // Counters shared by every process: in Redis when configured, else in the database (docs/api.md, Limits).
   const rateLimits = createRateLimitsService({
     db,
     secret: secretText,
     settings: config.rateLimits,
+    plans,
     limiter: createRateLimiter({
       store: config.redisUrl ? createRedisCounterStore(config.redisUrl) : createSqlCounterStore({ db }),
       onStoreError: (err) => opts.log?.warn({ err }, 'rate-limit store unavailable: request let through'),
@@ -184,9 +190,16 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     onMailError: (err) => opts.log?.error({ err }, 'sending a password-reset e-mail failed'),
   });
   const operator = createOperator({ db });
+  const members = createMembersService({
+    db, clock, newId, workspaces,
+    acceptUrl: (token) => `${config.dashboardUrl}${dashboardPath('invite', { token })}`,
+    sendInvite,
+  });
+  const signupPolicy = createSignupPolicy({ db, mode: config.signup });
 
   return {
     db,
+    plans,
     rateLimits,
     outbox,
     interest,
@@ -198,22 +211,19 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     eventStreams: createEventStreamHub({ db, clock, newId, serverSecret: secretText, interest }),
     dispatcher: createDispatcher({
       db, clock, sender, signingSecrets: webhooks.signingSecrets, retryScale: config.webhookRetryScale,
-      log: opts.log,
+      plans, log: opts.log,
     }),
     clock,
     sessions,
     clicks,
-    users: createUsersService({ db, newId, sessions, checks: passwordChecks, operator }),
+    signupPolicy,
+    users: createUsersService({ db, newId, sessions, checks: passwordChecks, operator, signupPolicy, claimInvite: members.claimInvite }),
     operator,
     passwordResets,
     accountPasswords: createAccountPasswords({ db, checks: passwordChecks, sessions, resets: passwordResets }),
     oauthGrants,
     workspaces,
-    members: createMembersService({
-      db, clock, newId, workspaces,
-      acceptUrl: (token) => `${config.dashboardUrl}${dashboardPath('invite', { token })}`,
-      sendInvite,
-    }),
+    members,
     oauthClients,
     oauth,
     deviceCodes: createDeviceCodes({ db, clock, oauth }),

@@ -20,14 +20,28 @@ export function listenFailure(err: unknown, config: Pick<Config, 'host' | 'port'
   return undefined;
 }
 
+/** The mode (HOP_PLANS) and who may sign up (HOP_SIGNUP), in words: for the greeting and the JSON log. */
+export function modeReport(config: Pick<Config, 'planMode' | 'defaultPlan' | 'signup'>): { mode: string; signup: string } {
+  const mode = config.planMode === 'self-hosted'
+    ? 'self-hosted: every feature, no quotas (HOP_PLANS=on applies plans)'
+    : `plans: each workspace's plan and its limits apply; new workspaces get ${config.defaultPlan} (HOP_DEFAULT_PLAN)`;
+  const signup = {
+    open: 'open to anyone (HOP_SIGNUP=invite or closed limits it)',
+    invite: 'by workspace invite only (HOP_SIGNUP); the first account always may',
+    closed: 'closed (HOP_SIGNUP); the first account always may',
+  }[config.signup];
+  return { mode, signup };
+}
+
 /**
  * The lines printed once the server listens, for a person at a terminal. `warmed`: what the
  * redirect cache's warm-up loaded before the server took traffic (null: still loading; undefined: off).
  */
 export function greeting(
-  config: Pick<Config, 'baseUrl' | 'dashboardUrl' | 'databaseUrl' | 'dataDir' | 'host' | 'port'>,
+  config: Pick<Config, 'baseUrl' | 'dashboardUrl' | 'databaseUrl' | 'dataDir' | 'host' | 'port' | 'planMode' | 'defaultPlan' | 'signup'>,
   warmed?: { links: number; ms: number } | null,
 ): string[] {
+  const { mode, signup } = modeReport(config);
   const database = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded, in ${config.dataDir} (set DATABASE_URL for PostgreSQL)`;
   const cache = warmed === undefined ? [] : [
     `  Redirects   ${warmed ? `${warmed.links.toLocaleString('en-US')} recently visited links cached in ${warmed.ms} ms` : 'warming the cache with recently visited links'} (HOP_WARM_UP_LINKS)`,
@@ -40,6 +54,8 @@ export function greeting(
     `  API docs    ${config.baseUrl}/docs`,
     `  Database    ${database}`,
     ...cache,
+    `  Mode        ${mode}`,
+    `  Sign-up     ${signup}`,
     '',
     'Next, in another terminal:',
     ...cliUrl,

@@ -9,3 +9,19 @@ export const HOP_CLI_CLIENT_ID = 'hop-cli';
 export const HOP_CLI_REDIRECT_PATH = '/callback';
 
 export const LINK_SORTS = ['createdAt', 'updatedAt', 'clicks', 'relevance'] as const;
+
+/**
+ * The token of an invite as a person may paste it: its link (`.../invites/<token>`) or the token
+ * alone; undefined for nothing.
+ */
+export function inviteTokenFrom(value: string | null | undefined): string | undefined {
+  const v = value?.trim();
+  if (!v) return undefined;
+  const m = /\/invites\/([^/?#]+)/.exec(v);
+  if (!m) return v;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch {
+    return m[1];
+  }
+}

@@ -28,3 +28,4 @@ export * from './integration.js';
 export * from './oauth.js';
 export * from './oauth-grants.js';
 export * from './plans.js';
+export * from './server-info.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema, TimestampSchema } from './ids.js';
-import { EmailSchema } from './users.js';
+import { EmailSchema, InviteTokenSchema } from './users.js';
 import { RoleSchema, WorkspaceParamsSchema } from './workspaces.js';
 
 export const InviteSchema = z
@@ -24,7 +24,7 @@ export const CreateInviteBodySchema = z.strictObject({ email: EmailSchema, role:
 export type CreateInviteBody = z.infer<typeof CreateInviteBodySchema>;
 
 export const InviteParamsSchema = WorkspaceParamsSchema.extend({ inviteId: idSchema('inv') });
-export const InviteTokenParamsSchema = z.object({ token: z.string().min(10).max(200) });
+export const InviteTokenParamsSchema = z.object({ token: InviteTokenSchema });
 
 export const MemberParamsSchema = WorkspaceParamsSchema.extend({ userId: idSchema('usr') });
 export const UpdateMemberBodySchema = z.strictObject({ role: RoleSchema });

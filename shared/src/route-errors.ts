@@ -8,7 +8,7 @@ import type { RouteName } from './routes.js';
  * request with a key is still running). The OpenAPI document lists each with its status.
  */
 export const ROUTE_ERRORS: Partial<Record<RouteName, readonly ErrorCode[]>> = {
-  signup: ['CONFLICT'],
+  signup: ['CONFLICT', 'SIGNUP_CLOSED', 'GONE'],
   updateMember: ['CONFLICT'],
   deleteMember: ['CONFLICT'],
   createInvite: ['CONFLICT'],

@@ -1,6 +1,7 @@
 // Generated from routes.ts by route-paths.test.ts (UPDATE_SNAPSHOTS=1 rewrites it): the method and
 // path of every route, without zod, so that the client loads no schema to make a call.
 export const ROUTE_PATHS = {
+  getServer: ['GET', '/v1/server'],
   signup: ['POST', '/v1/auth/signup'],
   login: ['POST', '/v1/auth/login'],
   getMe: ['GET', '/v1/me'],

@@ -9,17 +9,21 @@ export const UsageWindowSchema = z.object({
   resetAt: TimestampSchema,
 });
 
-/** `GET /v1/workspaces/{ws}/usage`: the plan, its limits (docs/api.md, Limits) and what remains of them. */
+/**
+ * `GET /v1/workspaces/{ws}/usage`: the plan, its limits (docs/api.md, Limits) and what remains of
+ * them. A null limit is no limit (every one of them on a self-hosted server).
+ */
 export const UsageSchema = z.object({
   plan: PlanSchema,
   limits: z.object({
-    requestsPerHour: z.number().int(),
-    requestsPerMinute: z.number().int(),
-    /** null: unlimited. */
+    requestsPerHour: z.number().int().nullable(),
+    requestsPerMinute: z.number().int().nullable(),
     qrPerHour: z.number().int().nullable(),
-    clickRetentionDays: z.number().int(),
+    /** Days of clicks kept; null keeps them for good. */
+    clickRetentionDays: z.number().int().nullable(),
   }),
-  rateLimit: z.object({ hour: UsageWindowSchema, minute: UsageWindowSchema }),
+  /** Where the request windows stand; null when the plan has no request limit. */
+  rateLimit: z.object({ hour: UsageWindowSchema, minute: UsageWindowSchema }).nullable(),
   /** QR codes created in the last hour; every field null on plans without a QR quota. */
   qr: z.object({
     limit: z.number().int().nullable(),

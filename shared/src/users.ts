@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, TimestampSchema } from './ids.js';
+export { inviteTokenFrom } from './constants.js';
 
 export const EmailSchema = z.email().max(254);
 /** Account passwords: at least 8 characters (docs/api.md, Limits), at most 256 so hashing stays bounded. */
@@ -10,10 +11,18 @@ export const UserSchema = z
   .meta({ id: 'User' });
 export type User = z.infer<typeof UserSchema>;
 
+/** The secret of a workspace invite (`hopinv_...`), as its acceptUrl carries it. */
+export const InviteTokenSchema = z.string().min(10).max(200);
+
 export const SignupBodySchema = z.strictObject({
   email: EmailSchema,
   password: AccountPasswordSchema,
   name: z.string().trim().min(1).max(100),
+  /**
+   * A workspace invite sent to this e-mail: the new account joins that workspace with the invited
+   * role. Required when the server takes sign-ups by invite only (HOP_SIGNUP=invite).
+   */
+  inviteToken: InviteTokenSchema.optional(),
 });
 export type SignupBody = z.infer<typeof SignupBodySchema>;
 

@@ -1,7 +1,19 @@
 import { z } from 'zod';
 import { idSchema, TimestampSchema } from './ids.js';
 
-export const PLANS = ['free', 'starter', 'pro', 'business', 'enterprise'] as const;
+/**
+ * The plans of plans mode (HOP_PLANS=on), weakest first: what an operator assigns and what a
+ * workspace stores (docs/api.md, Limits).
+ */
+export const ASSIGNABLE_PLANS = ['free', 'starter', 'pro', 'business', 'enterprise'] as const;
+export const AssignablePlanSchema = z.enum(ASSIGNABLE_PLANS);
+export type AssignablePlan = z.infer<typeof AssignablePlanSchema>;
+
+/**
+ * Every plan a workspace can read, weakest first. A self-hosted server (HOP_PLANS=off) reads every
+ * workspace as `self-hosted`, above them all: every feature and no quota.
+ */
+export const PLANS = [...ASSIGNABLE_PLANS, 'self-hosted'] as const;
 export const PlanSchema = z.enum(PLANS);
 export type Plan = z.infer<typeof PlanSchema>;
 
@@ -51,9 +63,9 @@ export const MemberSchema = z
   .meta({ id: 'Member' });
 export type Member = z.infer<typeof MemberSchema>;
 
-/** Operator-only plan change (`X-Admin-Token`). `rateLimit` sets enterprise limits. */
+/** Operator-only plan change (`X-Admin-Token`). `rateLimit` sets enterprise limits. Applies in plans mode. */
 export const AdminUpdateWorkspaceBodySchema = z.strictObject({
-  plan: PlanSchema,
+  plan: AssignablePlanSchema,
   rateLimit: z
     .strictObject({
       perHour: z.number().int().positive().max(10_000_000),
@@ -68,7 +80,8 @@ export const AdminWorkspaceSchema = z.object({
   id: idSchema('ws'),
   name: z.string(),
   slug: z.string(),
-  plan: PlanSchema,
+  /** The stored plan, which applies in plans mode (a self-hosted server keeps it for when plans are turned on). */
+  plan: AssignablePlanSchema,
   rateLimit: z.object({ perHour: z.number().int(), perMinute: z.number().int() }).nullable(),
   createdAt: TimestampSchema,
 });

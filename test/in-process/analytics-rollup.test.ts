@@ -346,7 +346,7 @@ test('a visitor\'s unique click is its earliest, also when the log holds its cli
 
 test('the hourly click-partitions job gathers the statistics analytics are planned with, on the log and the rollups', async () => {
   const { db } = api.services;
-  await db.transaction((tx) => clickPartitionsJob(api.clock).run(tx));
+  await db.transaction((tx) => clickPartitionsJob(api.clock, api.services.plans).run(tx));
   // reltuples is -1 until a table's first ANALYZE (or VACUUM); the embedded database runs neither
   // on its own. Without the rollups' statistics, a link's analytics read every rollup row of its
   // workspace's range.

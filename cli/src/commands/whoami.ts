@@ -35,12 +35,14 @@ function jwtExpiry(token: string): string | null {
 /** Plan and quota as people read them: what is left of each limit and when it starts afresh. */
 function usageLines(u: Usage): Record<string, string> {
   const time = (iso: string) => iso.slice(11, 16) + ' UTC';
-  const { hour, minute } = u.rateLimit;
+  const r = u.rateLimit;
   return {
-    plan: u.plan,
-    requests: `${minute.remaining}/${minute.limit} left this minute, ${hour.remaining}/${hour.limit} this hour (resets ${time(hour.resetAt)})`,
+    plan: u.plan === 'self-hosted' ? 'self-hosted (every feature, no quotas)' : u.plan,
+    requests: r
+      ? `${r.minute.remaining}/${r.minute.limit} left this minute, ${r.hour.remaining}/${r.hour.limit} this hour (resets ${time(r.hour.resetAt)})`
+      : 'unlimited',
     qrCodes: u.qr.limit === null ? 'unlimited' : `${u.qr.remaining}/${u.qr.limit} left this hour${u.qr.remaining === 0 && u.qr.resetAt ? ` (more from ${time(u.qr.resetAt)})` : ''}`,
-    clickRetention: `${u.limits.clickRetentionDays} days`,
+    clickRetention: u.limits.clickRetentionDays === null ? 'kept for good' : `${u.limits.clickRetentionDays} days`,
   };
 }
 

@@ -12,6 +12,8 @@ import { openApiPlugin } from './plugins/openapi.js';
 import { limitUnmatched } from './plugins/access.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
+import { serverRoutes } from './routes/server-routes.js';
+import { SERVER_VERSION } from '../version.js';
 import { workspaceRoutes } from './routes/workspace-routes.js';
 import { memberRoutes } from './routes/member-routes.js';
 import { apiKeyRoutes } from './routes/api-key-routes.js';
@@ -98,10 +100,11 @@ export async function buildApp(
   await app.register(errorHandlerPlugin);
   // Registered on the root instance so its onResponse hook sees every route, redirects included.
   await metricsRoutes(app, { metrics: opts.metrics ?? createMetrics(services), token: config.metricsToken, services });
-  await app.register(openApiPlugin, { baseUrl: config.baseUrl, version: opts.version ?? '0.1.0' });
+  await app.register(openApiPlugin, { baseUrl: config.baseUrl, version: opts.version ?? SERVER_VERSION });
   const deps = { services, adminToken: config.adminToken };
   // A fleet may split the parts: HOP_DISABLE=api leaves a redirector, =redirector an API server.
   if (!config.disabled.has('api')) await app.register(async (scope) => {
+    await serverRoutes(scope, deps);
     await authRoutes(scope, deps);
     await sessionRoutes(scope, deps);
     await workspaceRoutes(scope, deps);

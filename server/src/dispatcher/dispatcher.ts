@@ -6,6 +6,7 @@ import type { WebhookSender } from '../domain/webhooks/webhook-sender.js';
 import { EVENT_CHANNEL } from '../domain/events/event-outbox.js';
 import { DISABLE_AFTER_FAILURES, retryDelayMs } from './retry-schedule.js';
 import { plansWith } from '../domain/plans/plan-gates.js';
+import type { PlanMode } from '../domain/plans/plan-mode.js';
 import { createFairShare, ENDPOINT_HOST_SQL, INITIAL_PER_HOST, MAX_PER_WORKSPACE, PREFETCH, SLOTS, type Answer, type Slot } from './fair-share.js';
 
 interface ClaimedDelivery {
@@ -77,10 +78,12 @@ export function createDispatcher(deps: {
   sender: WebhookSender;
   signingSecrets: (row: WebhookRow) => string[];
   retryScale: number;
+  /** How a workspace's stored plan reads (HOP_PLANS). */
+  plans: PlanMode;
   pollMs?: number;
   log?: { error(o: object, m: string): void };
 }) {
-  const { db, clock, sender } = deps;
+  const { db, clock, sender, plans } = deps;
   let running: Promise<void> | undefined;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
@@ -156,7 +159,7 @@ export function createDispatcher(deps: {
          where d.id in (select id from picked)
          returning d.id, d.webhook_id, d.event_id, d.event_type, d.attempt_count, d.max_attempts)
        select c.*, w.id as hook_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, e.payload::text as payload,
-         ws.plan = any($3::text[]) as plan_allows, ${ENDPOINT_HOST_SQL('w.url')} as host, w.workspace_id
+         ${plans.planSql('ws.plan')} = any($3::text[]) as plan_allows, ${ENDPOINT_HOST_SQL('w.url')} as host, w.workspace_id
        from c left join webhooks w on w.id = c.webhook_id left join events e on e.id = c.event_id
          left join workspaces ws on ws.id = w.workspace_id`,
       [limit, owner, plansWith('webhooks'), share.state(), INITIAL_PER_HOST * PREFETCH, MAX_PER_WORKSPACE * PREFETCH],

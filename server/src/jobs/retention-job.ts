@@ -1,5 +1,6 @@
 import type { Clock } from '../domain/clock.js';
 import { retentionDaysSql } from '../domain/plans/plan-limits.js';
+import type { PlanMode } from '../domain/plans/plan-mode.js';
 import { IDEMPOTENCY_TTL_HOURS } from '../domain/idempotency/idempotency-service.js';
 import type { Job } from './schedule.js';
 
@@ -7,9 +8,9 @@ import type { Job } from './schedule.js';
  * Deletes what has outlived its keeping: rollups past the workspace plan's retention (docs/api.md, Limits;
  * raw clicks go by whole partitions, click-partitions-job.ts), visitor lists older than two days,
  * password failures and checks older than the longest lockout window, and idempotency records
- * older than 24 hours.
+ * older than 24 hours. A plan that keeps clicks for good (self-hosted) keeps its rollups.
  */
-export function retentionJob(clock: Clock): Job {
+export function retentionJob(clock: Clock, plans: PlanMode): Job {
   return {
     name: 'retention',
     lockId: 72_410_101,
@@ -17,7 +18,7 @@ export function retentionJob(clock: Clock): Job {
       const now = clock.now();
       const rollups = await tx.query(
         `delete from click_rollups r using workspaces w
-         where w.id = r.workspace_id and r.day < ($1::timestamptz - make_interval(days => (${retentionDaysSql('w.plan')})))::date
+         where w.id = r.workspace_id and r.day < ($1::timestamptz - make_interval(days => (${retentionDaysSql(plans.planSql('w.plan'))})))::date
          returning 1`,
         [now],
       );

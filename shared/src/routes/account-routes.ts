@@ -3,14 +3,19 @@ import { AuthResultSchema, LoginBodySchema, SignupBodySchema } from '../users.js
 import { MeSchema } from '../accounts.js';
 import { CreateWorkspaceBodySchema, MemberSchema, UpdateWorkspaceBodySchema, WorkspaceParamsSchema, WorkspaceSchema } from '../workspaces.js';
 import { UsageSchema } from '../usage.js';
+import { ServerInfoSchema } from '../server-info.js';
 import { CreatedInviteSchema, CreateInviteBodySchema, InviteParamsSchema, InviteSchema, InviteTokenParamsSchema, MemberParamsSchema, UpdateMemberBodySchema } from '../members.js';
 import { route } from './route-def.js';
 
-/** Accounts, workspaces, members and invites. */
+/** The server, accounts, workspaces, members and invites. */
 export const accountRoutes = {
+  getServer: route({
+    method: 'GET', path: '/v1/server', summary: 'The server: its version, mode (self-hosted or plans) and who may sign up',
+    tag: 'server', auth: 'public', status: 200, response: envelope(ServerInfoSchema),
+  }),
   // Accounts
   signup: route({
-    method: 'POST', path: '/v1/auth/signup', summary: 'Create an account', tag: 'auth', auth: 'public',
+    method: 'POST', path: '/v1/auth/signup', summary: 'Create an account (as HOP_SIGNUP allows; with an invite, join its workspace)', tag: 'auth', auth: 'public',
     status: 201, body: SignupBodySchema, response: envelope(AuthResultSchema),
   }),
   login: route({

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { CreateLinkBodySchema, LINK_FIELDS, UpdateLinkBodySchema, type CreateLinkBody, type Link, type LinkField, type UpdateLinkBody, type Workspace } from '@hop/shared';
+import { CreateLinkBodySchema, featuresOf, GATED_FEATURES, LINK_FIELDS, UpdateLinkBodySchema, type CreateLinkBody, type Link, type LinkField, type UpdateLinkBody, type Workspace } from '@hop/shared';
 import { useApi } from '../api.js';
 import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
 import { Field, SelectField } from './field.js';
@@ -122,7 +122,9 @@ export function LinkForm({ workspace, link, submitLabel, disabled, onSubmit }: P
             <Field label="Expired URL" name="expiredUrl" type="url" defaultValue={link?.expiredUrl ?? ''} error={errors.expiredUrl} hint="Where visitors go once the link has expired or reached its limit." />
             <Field label="Click limit" name="maxClicks" type="number" min={1} defaultValue={link?.maxClicks ?? ''} error={errors.maxClicks} />
             <Field label="Password" name="password" type="password" autoComplete="new-password" error={errors.password}
-              hint={link?.passwordProtected ? 'Protected. Type a new one to change it.' : 'Pro plan and above. At least 8 characters.'} />
+              hint={link?.passwordProtected ? 'Protected. Type a new one to change it.'
+                : featuresOf(workspace.plan).includes('password_protection') ? 'At least 8 characters.'
+                : `The ${GATED_FEATURES.password_protection} plan and above. At least 8 characters.`} />
           </div>
           {link?.passwordProtected ? <label className="check"><input type="checkbox" name="removePassword" /> Remove password protection</label> : null}
         </details>

@@ -2,6 +2,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { LoginBodySchema } from '@hop/shared';
 import { useApi } from '../api.js';
 import { useSession } from '../session.js';
+import { useServerInfo } from '../server-info.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Field } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
@@ -12,6 +13,7 @@ export default function LoginPage() {
   const { signIn } = useSession();
   const navigate = useNavigate();
   const [search] = useSearchParams();
+  const signup = useServerInfo().data?.signup;
   const { onSubmit, errors, alert, busy } = useCheckedForm(LoginBodySchema, {
     read: (f) => ({ email: f.get('email'), password: f.get('password') }),
     send: async (body) => (await api.call('login', { body })).data,
@@ -31,7 +33,9 @@ export default function LoginPage() {
         <button type="submit" disabled={busy}>Sign in</button>
       </form>
       <p><Link to="/forgot-password">Forgot your password?</Link></p>
-      <p>New to Hop? <Link to={`/signup${search.toString() ? `?${search}` : ''}`}>Create an account</Link></p>
+      {signup === 'closed'
+        ? <p>New to Hop? This server does not take sign-ups: ask its operator for an account.</p>
+        : <p>New to Hop? <Link to={`/signup${search.toString() ? `?${search}` : ''}`}>Create an account</Link>{signup === 'invite' ? ' with your invite' : ''}</p>}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { SCOPE_DESCRIPTIONS, type Scope, type Workspace } from '@hop/shared';
+import { SCOPE_DESCRIPTIONS, type Scope, type SignupMode, type Workspace } from '@hop/shared';
 import { page } from '../../redirector/pages.js';
 
 const esc = (s: string) =>
@@ -12,7 +12,7 @@ export function oauthErrorPage(message: string): string {
 }
 
 /** Step one when there is no dashboard session: e-mail and password, posted back to the same URL. */
-export function loginPage(opts: { clientName: string; csrf: string; email?: string; error?: string; signupHref: string }): string {
+export function loginPage(opts: { clientName: string; csrf: string; email?: string; error?: string; signupHref: string; signup: SignupMode }): string {
   return page(
     'Sign in to Hop',
     `<p>Sign in to continue to <strong>${esc(opts.clientName)}</strong>.</p>
@@ -25,12 +25,32 @@ ${alert(opts.error)}<form method="post" action="">
   <input id="password" name="password" type="password" required autocomplete="current-password"></p>
   <button type="submit">Sign in</button>
 </form>
-<p>New to Hop? <a href="${esc(opts.signupHref)}">Create an account</a>; you will come back here.</p>`,
+${opts.signup === 'closed'
+    ? '<p>New to Hop? This server does not take sign-ups: ask its operator for an account.</p>'
+    : `<p>New to Hop? <a href="${esc(opts.signupHref)}">Create an account</a>${opts.signup === 'invite' ? ' with your invite' : ''}; you will come back here.</p>`}`,
   );
 }
 
-/** Sign-up inside the flow (`prompt=create`): the new account is signed in and the flow goes on. */
-export function signupPage(opts: { clientName: string; csrf: string; email?: string; name?: string; error?: string; loginHref: string }): string {
+/** HOP_SIGNUP=closed: the sign-up view says so, and where to go instead. */
+function signupClosedPage(loginHref: string): string {
+  return page('Sign-up is closed', `<p>This Hop server does not take sign-ups: ask its operator to create your account.</p>
+<p>Have an account? <a href="${esc(loginHref)}">Sign in</a>.</p>`);
+}
+
+/**
+ * Sign-up inside the flow (`prompt=create`): the new account is signed in and the flow goes on.
+ * By invite only (HOP_SIGNUP=invite), the form asks for the invite too.
+ */
+export function signupPage(opts: {
+  clientName: string; csrf: string; email?: string; name?: string; invite?: string; error?: string; loginHref: string; signup: SignupMode;
+}): string {
+  if (opts.signup === 'closed') return signupClosedPage(opts.loginHref);
+  const invite = opts.signup === 'invite'
+    ? `  <p><label for="invite">Invite link or token</label><br>
+  <input id="invite" name="invite" required autocomplete="off" spellcheck="false" value="${esc(opts.invite ?? '')}"><br>
+  <small>This server takes sign-ups by invite only: paste the link of the invite you were sent.</small></p>
+`
+    : '';
   return page(
     'Create your Hop account',
     `<p>Create an account to continue to <strong>${esc(opts.clientName)}</strong>.</p>
@@ -43,7 +63,7 @@ ${alert(opts.error)}<form method="post" action="">
   <input id="email" name="email" type="email" required autocomplete="username" value="${esc(opts.email ?? '')}"></p>
   <p><label for="password">Password (at least 8 characters)</label><br>
   <input id="password" name="password" type="password" required minlength="8" autocomplete="new-password"></p>
-  <button type="submit">Create account</button>
+${invite}  <button type="submit">Create account</button>
 </form>
 <p>Have an account? <a href="${esc(opts.loginHref)}">Sign in</a>.</p>`,
   );

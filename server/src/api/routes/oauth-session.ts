@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { LoginBodySchema, SignupBodySchema, type SignupBody } from '@hop/shared';
+import { ERROR_STATUS, inviteTokenFrom, LoginBodySchema, SignupBodySchema, type SignupBody } from '@hop/shared';
 import { nulProblem } from '../../domain/nul-bytes.js';
 import { HopError } from '../../domain/errors.js';
 import { SESSION_TTL_SECONDS } from '../../domain/auth/session-tokens.js';
@@ -36,6 +36,9 @@ export function fields(body: unknown): Form {
   return out;
 }
 
+/** Refusals a person can act on, shown on the form again: sign-up closed, an invite gone, wrong or for someone else. */
+const SHOWN_ON_FORM: string[] = ['UNAUTHORIZED', 'VALIDATION_ERROR', 'CONFLICT', 'SIGNUP_CLOSED', 'NOT_FOUND', 'GONE', 'FORBIDDEN'];
+
 /** `url` (a path with its query) with `prompt=create` added or removed: the sign-up and sign-in views of one page. */
 function withPrompt(url: string, create: boolean): string {
   const u = new URL(url, 'http://x');
@@ -53,13 +56,17 @@ export function oauthBrowserSession(services: Services, secureCookies: boolean) 
   const { sessions, users } = services;
   const cookieOptions = { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: secureCookies } as const;
 
-  /** The sign-in page, or the sign-up page when the URL asks for it (`prompt=create`). */
-  function accountPage(req: FastifyRequest, reply: FastifyReply, clientName: string, csrf: string, opts: { status?: number; email?: string; name?: string; error?: string } = {}) {
+  /** The sign-in page, or the sign-up page when the URL asks for it (`prompt=create`), as HOP_SIGNUP allows. */
+  async function accountPage(
+    req: FastifyRequest, reply: FastifyReply, clientName: string, csrf: string,
+    opts: { status?: number; email?: string; name?: string; invite?: string; error?: string } = {},
+  ) {
     const self = req.url;
     const create = new URL(self, 'http://x').searchParams.get('prompt') === 'create';
+    const signup = await services.signupPolicy.current();
     const html = create
-      ? signupPage({ clientName, csrf, ...opts, loginHref: withPrompt(self, false) })
-      : loginPage({ clientName, csrf, email: opts.email, error: opts.error, signupHref: withPrompt(self, true) });
+      ? signupPage({ clientName, csrf, ...opts, signup, loginHref: withPrompt(self, false) })
+      : loginPage({ clientName, csrf, email: opts.email, error: opts.error, signup, signupHref: withPrompt(self, true) });
     return sendPage(reply, opts.status ?? 200, html);
   }
 
@@ -103,8 +110,8 @@ export function oauthBrowserSession(services: Services, secureCookies: boolean) 
       }
       if (form.action !== 'login' && form.action !== 'signup') return false;
       const csrf = req.cookies[CSRF_COOKIE]!;
-      const again = (status: number, error: string) => {
-        accountPage(req, reply, clientName, csrf, { status, email: form.email, name: form.name, error });
+      const again = async (status: number, error: string) => {
+        await accountPage(req, reply, clientName, csrf, { status, email: form.email, name: form.name, invite: form.invite, error });
         return true;
       };
       const tooMany = (seconds: number) => {
@@ -119,7 +126,7 @@ export function oauthBrowserSession(services: Services, secureCookies: boolean) 
       // (a NUL, a dotted capital I) never reaches the account lookup or the lockout.
       const body = form.action === 'login'
         ? LoginBodySchema.safeParse({ email: form.email ?? '', password: form.password ?? '' })
-        : SignupBodySchema.safeParse({ email: form.email, password: form.password, name: form.name });
+        : SignupBodySchema.safeParse({ email: form.email, password: form.password, name: form.name, inviteToken: inviteTokenFrom(form.invite) });
       if (!body.success) {
         const issue = body.error.issues[0];
         return again(400, `${issue.path.join('.')}: ${issue.message}`);
@@ -134,8 +141,9 @@ export function oauthBrowserSession(services: Services, secureCookies: boolean) 
         return true;
       } catch (err) {
         if (err instanceof HopError && err.code === 'RATE_LIMIT_EXCEEDED') return tooMany(Number(err.details.retryAfter));
-        if (!(err instanceof HopError) || !['UNAUTHORIZED', 'VALIDATION_ERROR', 'CONFLICT'].includes(err.code)) throw err;
-        return form.action === 'login' ? again(401, 'Wrong e-mail or password.') : again(400, err.message);
+        if (!(err instanceof HopError) || !SHOWN_ON_FORM.includes(err.code)) throw err;
+        if (form.action === 'login') return again(401, 'Wrong e-mail or password.');
+        return again(err.code === 'VALIDATION_ERROR' || err.code === 'CONFLICT' ? 400 : ERROR_STATUS[err.code], err.message);
       }
     },
   };

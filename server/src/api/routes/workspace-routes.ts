@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { PLAN_LIMITS } from '../../domain/plans/plan-limits.js';
+import type { BucketStatus } from '../../domain/rate-limits/rate-limiter.js';
 import { defineRoute, type ApiDeps } from '../define-route.js';
 
 export async function workspaceRoutes(app: FastifyInstance, deps: ApiDeps) {
@@ -16,13 +17,16 @@ export async function workspaceRoutes(app: FastifyInstance, deps: ApiDeps) {
   defineRoute(app, deps, 'updateWorkspace', async ({ actor, body }) => ({ data: await workspaces.update(actor.userId, actor.workspaceId, body.name) }));
   defineRoute(app, deps, 'deleteWorkspace', async ({ actor }) => ({ data: await workspaces.delete(actor.userId, actor.workspaceId) }));
   defineRoute(app, deps, 'getUsage', async ({ actor }) => {
-    const { plan, limits, hour, minute } = await deps.services.rateLimits.usage(actor.workspaceId);
-    const window = (w: typeof hour) => ({ limit: w.limit, remaining: w.remaining, resetAt: new Date(w.resetAt).toISOString() });
+    const { plan, limits, windows } = await deps.services.rateLimits.usage(actor.workspaceId);
+    const window = (w: BucketStatus) => ({ limit: w.limit, remaining: w.remaining, resetAt: new Date(w.resetAt).toISOString() });
     return {
       data: {
         plan,
-        limits: { requestsPerHour: limits.perHour, requestsPerMinute: limits.perMinute, qrPerHour: PLAN_LIMITS[plan].qrPerHour, clickRetentionDays: PLAN_LIMITS[plan].clickRetentionDays },
-        rateLimit: { hour: window(hour), minute: window(minute) },
+        limits: {
+          requestsPerHour: limits?.perHour ?? null, requestsPerMinute: limits?.perMinute ?? null,
+          qrPerHour: PLAN_LIMITS[plan].qrPerHour, clickRetentionDays: PLAN_LIMITS[plan].clickRetentionDays,
+        },
+        rateLimit: windows && { hour: window(windows.hour), minute: window(windows.minute) },
         qr: await deps.services.qr.quota({ workspaceId: actor.workspaceId, plan }),
       },
     };

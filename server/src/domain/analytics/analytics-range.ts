@@ -12,16 +12,16 @@ export interface DayRange {
 
 /**
  * The inclusive UTC days to report: `days` back from today (default 30), or `start`..`end`, cut
- * to what the plan retains (docs/api.md, Analytics).
+ * to what the plan retains (docs/api.md, Analytics; null: everything).
  */
-export function resolveRange(q: { days?: number; start?: string; end?: string }, now: Date, retentionDays: number): DayRange {
+export function resolveRange(q: { days?: number; start?: string; end?: string }, now: Date, retentionDays: number | null): DayRange {
   const today = dayStart(now.toISOString());
   let end = q.end ? dayStart(q.end) : today;
   let start = q.start ? dayStart(q.start) : end - ((q.days ?? 30) - 1) * DAY_MS;
   if (end > today) end = today;
   if (start > end) throw validationError('start', 'must not be after end');
   if ((end - start) / DAY_MS + 1 > 730) throw validationError('start', 'the range may span at most 730 days');
-  const oldestKept = today - (retentionDays - 1) * DAY_MS;
+  const oldestKept = retentionDays === null ? -Infinity : today - (retentionDays - 1) * DAY_MS;
   if (start < oldestKept) start = oldestKept;
   if (end < start) end = start;
   const days: string[] = [];

@@ -2,6 +2,7 @@ import type { EventPayload, HopEvent } from '@hop/shared';
 import type { Queryable } from '../../db/database.js';
 import type { IdGenerator } from '../ids.js';
 import { plansWith } from '../plans/plan-gates.js';
+import type { PlanMode } from '../plans/plan-mode.js';
 
 export const EVENT_CHANNEL = 'hop_event';
 
@@ -16,8 +17,8 @@ export type NewEvent = EventPayload & {
  * transaction so they commit (or vanish) with the change itself. NOTIFY, delivered at commit,
  * wakes the dispatchers and the event streams of every process.
  */
-export function createEventOutbox(deps: { newId: IdGenerator }) {
-  const { newId } = deps;
+export function createEventOutbox(deps: { newId: IdGenerator; plans: PlanMode }) {
+  const { newId, plans } = deps;
 
   async function emitMany(tx: Queryable, events: NewEvent[]): Promise<HopEvent[]> {
     if (events.length === 0) return [];
@@ -41,7 +42,7 @@ export function createEventOutbox(deps: { newId: IdGenerator }) {
     const workspaces = [...new Set(envelopes.map((e) => e.workspaceId))];
     const hooks = await tx.query<{ id: string; workspace_id: string; events: string[] }>(
       `select h.id, h.workspace_id, h.events from webhooks h join workspaces w on w.id = h.workspace_id
-       where h.workspace_id = any($1::text[]) and h.is_active and w.plan = any($2::text[])`,
+       where h.workspace_id = any($1::text[]) and h.is_active and ${plans.planSql('w.plan')} = any($2::text[])`,
       [workspaces, plansWith('webhooks')],
     );
     const deliveries: [string, string, string, string][] = [];

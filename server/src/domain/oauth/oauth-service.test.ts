@@ -11,6 +11,7 @@ import { openDatabase } from '../../db/open.js';
 import { migrate } from '../../db/migrate.js';
 import { newId } from '../ids.js';
 import { createWorkspacesService } from '../workspaces/workspaces-service.js';
+import { createPlanMode } from '../plans/plan-mode.js';
 import { createOAuthClientsService, HOP_CLI_CLIENT } from './oauth-clients-service.js';
 import { createOAuthService } from './oauth-service.js';
 import { createOAuthGrants } from './oauth-grants.js';
@@ -34,7 +35,7 @@ after(async () => {
 });
 
 async function setup() {
-  const workspaces = createWorkspacesService({ db, newId });
+  const workspaces = createWorkspacesService({ db, newId, plans: createPlanMode('plans') });
   const oauth = createOAuthService({ db, clock, clients: createOAuthClientsService({ db, newId }), workspaces, grants: createOAuthGrants({ db, clock }) });
   const userId = newId('usr');
   await db.query(`insert into users (id, email, name, password_hash) values ($1, $2, 'T', 'x')`, [userId, `${userId}@example.test`]);

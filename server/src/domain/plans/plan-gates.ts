@@ -1,16 +1,11 @@
-import type { Plan } from '@hop/shared';
-import { dashboardPath, GATED_FEATURES, PLANS } from '@hop/shared';
+import type { GatedFeature, Plan } from '@hop/shared';
+import { dashboardPath, GATED_FEATURES, PLANS, planAtLeast } from '@hop/shared';
 import { HopError } from '../errors.js';
 
 // Shared with the dashboard, which says what the next plan unlocks.
-export { GATED_FEATURES };
-export type GatedFeature = keyof typeof GATED_FEATURES;
+export { GATED_FEATURES, planAtLeast, type GatedFeature };
 
-export function planAtLeast(plan: Plan, required: Plan): boolean {
-  return PLANS.indexOf(plan) >= PLANS.indexOf(required);
-}
-
-/** The plans that have a feature, for queries that filter workspaces by plan. */
+/** The plans that have a feature, for queries that filter workspaces by plan (through PlanMode.planSql). */
 export function plansWith(feature: GatedFeature): Plan[] {
   return PLANS.filter((p) => planAtLeast(p, GATED_FEATURES[feature]));
 }

@@ -3,6 +3,7 @@ import type { Plan } from '@hop/shared';
 import { PLANS } from '@hop/shared';
 import type { Database } from '../../db/database.js';
 import { PLAN_LIMITS } from '../plans/plan-limits.js';
+import type { PlanMode } from '../plans/plan-mode.js';
 import type { Bucket, BucketStatus, Decision, RateLimiter } from './rate-limiter.js';
 import { addressKey as clientAddressKey } from '../net/address-key.js';
 
@@ -42,14 +43,21 @@ interface PlanRow {
   rate_limit_per_minute: number | null;
 }
 
-/** docs/api.md, Limits: the plan's row; enterprise takes the operator's values when set (default: business). */
-export function requestLimitsOf(row: PlanRow): RequestLimits {
+/**
+ * docs/api.md, Limits: the plan's row; enterprise takes the operator's values when set (default:
+ * business). Null: the plan has no request limit (self-hosted).
+ */
+export function requestLimitsOf(row: PlanRow): RequestLimits | null {
   if (row.plan === 'enterprise' && row.rate_limit_per_hour != null && row.rate_limit_per_minute != null) {
     return { perHour: row.rate_limit_per_hour, perMinute: row.rate_limit_per_minute };
   }
   const l = PLAN_LIMITS[row.plan];
-  return { perHour: l.requestsPerHour, perMinute: l.requestsPerMinute };
+  return l.requestsPerHour === null || l.requestsPerMinute === null ? null : { perHour: l.requestsPerHour, perMinute: l.requestsPerMinute };
 }
+
+/** Each window at its most generous (an enterprise row may be generous in one only); null, no limit, wins. */
+const mostGenerous = (a: RequestLimits | null, b: RequestLimits | null): RequestLimits | null =>
+  a && b ? { perHour: Math.max(a.perHour, b.perHour), perMinute: Math.max(a.perMinute, b.perMinute) } : null;
 
 /**
  * A safety net should a notification ever be missed: a plan or limit change reaches every process
@@ -80,46 +88,54 @@ export function createRateLimitsService(deps: {
   settings: RateLimitSettings;
   /** Keys addresses, so that no raw IP reaches the counter store. */
   secret: string;
+  /** How a workspace's stored plan reads (HOP_PLANS). */
+  plans: PlanMode;
   now?: () => number;
 }) {
-  const { db, limiter, settings } = deps;
+  const { db, limiter, settings, plans } = deps;
   const now = deps.now ?? Date.now;
   const workspaceCache = new Map<string, { at: number; row: PlanRow }>();
-  const userCache = new Map<string, { at: number; plan: Plan; limits: RequestLimits }>();
+  const userCache = new Map<string, { at: number; plan: Plan; limits: RequestLimits | null }>();
 
   const scaled = (n: number) => Math.max(1, Math.round(n * settings.scale));
   const windows = { minute: 60_000 * settings.windowScale, hour: 3_600_000 * settings.windowScale };
 
-  function buckets(key: string, limits: RequestLimits): Bucket[] {
+  function buckets(key: string, limits: RequestLimits | null): Bucket[] {
+    if (!limits) return [];
     return [
       { key, limit: scaled(limits.perMinute), window: '1m', windowMs: windows.minute },
       { key, limit: scaled(limits.perHour), window: '1h', windowMs: windows.hour },
     ];
   }
 
+  /** The plan of an account in no workspace (and of a workspace that is gone): free, as the mode reads it. */
+  const outsideAny: PlanRow = { plan: plans.planOf('free'), rate_limit_per_hour: null, rate_limit_per_minute: null };
+
   async function workspaceRow(workspaceId: string): Promise<PlanRow> {
     const hit = workspaceCache.get(workspaceId);
     if (hit && now() - hit.at < CACHE_MS) return hit.row;
-    const [row] = await db.query<PlanRow>('select plan, rate_limit_per_hour, rate_limit_per_minute from workspaces where id = $1', [workspaceId]);
-    const found = row ?? { plan: 'free', rate_limit_per_hour: null, rate_limit_per_minute: null };
+    const [row] = await db.query<PlanRow>(
+      `select ${plans.planSql('plan')} as plan, rate_limit_per_hour, rate_limit_per_minute from workspaces where id = $1`,
+      [workspaceId],
+    );
+    const found = row ?? outsideAny;
     if (workspaceCache.size > 10_000) workspaceCache.clear();
     workspaceCache.set(workspaceId, { at: now(), row: found });
     return found;
   }
 
   /** Requests outside any workspace: the best plan among the caller's workspaces (free without any). */
-  async function bestOfUser(userId: string): Promise<{ plan: Plan; limits: RequestLimits }> {
+  async function bestOfUser(userId: string): Promise<{ plan: Plan; limits: RequestLimits | null }> {
     const hit = userCache.get(userId);
     if (hit && now() - hit.at < CACHE_MS) return hit;
     const rows = await db.query<PlanRow>(
-      `select w.plan, w.rate_limit_per_hour, w.rate_limit_per_minute from workspaces w
+      `select ${plans.planSql('w.plan')} as plan, w.rate_limit_per_hour, w.rate_limit_per_minute from workspaces w
        join memberships m on m.workspace_id = w.id where m.user_id = $1`,
       [userId],
     );
-    // Each window at its most generous among them (an enterprise row may be generous in one only).
-    const all = [{ plan: 'free' as Plan, rate_limit_per_hour: null, rate_limit_per_minute: null }, ...rows];
-    const plan = all.reduce<Plan>((p, r) => (PLANS.indexOf(r.plan) > PLANS.indexOf(p) ? r.plan : p), 'free');
-    const limits = all.map(requestLimitsOf).reduce((a, l) => ({ perHour: Math.max(a.perHour, l.perHour), perMinute: Math.max(a.perMinute, l.perMinute) }));
+    const all = [outsideAny, ...rows];
+    const plan = all.reduce<Plan>((p, r) => (PLANS.indexOf(r.plan) > PLANS.indexOf(p) ? r.plan : p), outsideAny.plan);
+    const limits = all.map(requestLimitsOf).reduce(mostGenerous);
     const best = { plan, limits };
     if (userCache.size > 10_000) userCache.clear();
     const entry = { at: now(), ...best };
@@ -127,7 +143,7 @@ export function createRateLimitsService(deps: {
     return entry;
   }
 
-  async function limitsOfWorkspace(workspaceId: string, knownPlan?: Plan): Promise<{ plan: Plan; limits: RequestLimits }> {
+  async function limitsOfWorkspace(workspaceId: string, knownPlan?: Plan): Promise<{ plan: Plan; limits: RequestLimits | null }> {
     // Only enterprise rows carry limits of their own; other plans need no lookup when known.
     const row = knownPlan && knownPlan !== 'enterprise' ? { plan: knownPlan, rate_limit_per_hour: null, rate_limit_per_minute: null } : await workspaceRow(workspaceId);
     return { plan: row.plan, limits: requestLimitsOf(row) };
@@ -161,7 +177,7 @@ export function createRateLimitsService(deps: {
         const ws = caller.workspaceId === caller.boundWorkspaceId ? own : await limitsOfWorkspace(caller.workspaceId, caller.plan);
         list.push(...buckets(`ws:${caller.workspaceId}`, ws.limits));
       }
-      return limiter.consume(list);
+      return list.length ? limiter.consume(list) : allow;
     },
 
     /** Counts a request without a credential, per client address (hashed). */
@@ -204,13 +220,17 @@ export function createRateLimitsService(deps: {
       if (settings.enabled) await limiter.consume(deviceGuessBuckets(ip, userId));
     },
 
-    /** The workspace's plan, limits and where its request counters stand (GET .../usage). */
-    async usage(workspaceId: string): Promise<{ plan: Plan; limits: RequestLimits; hour: BucketStatus; minute: BucketStatus }> {
+    /**
+     * The workspace's plan, limits and where its request counters stand (GET .../usage); limits
+     * and counters are null when the plan has no request limit.
+     */
+    async usage(workspaceId: string): Promise<{ plan: Plan; limits: RequestLimits | null; windows: { hour: BucketStatus; minute: BucketStatus } | null }> {
       workspaceCache.delete(workspaceId);
       const { plan, limits } = await limitsOfWorkspace(workspaceId);
+      if (!limits) return { plan, limits: null, windows: null };
       const effective = { perHour: scaled(limits.perHour), perMinute: scaled(limits.perMinute) };
       const [minute, hour] = await limiter.peek(buckets(`ws:${workspaceId}`, limits));
-      return { plan, limits: effective, hour, minute };
+      return { plan, limits: effective, windows: { hour, minute } };
     },
 
     /** A plan or its limits changed (here, or in another process by NOTIFY): forget what this process cached of it. */

@@ -1,5 +1,5 @@
 import type { AuthResult, LoginBody, Me, SignupBody, User } from '@hop/shared';
-import type { Queryable } from '../../db/database.js';
+import type { Database, Queryable } from '../../db/database.js';
 import { HopError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import { decoyHash, hashPassword, verifyPassword } from '../passwords.js';
@@ -9,6 +9,7 @@ import type { PasswordChecks } from '../auth/password-checks.js';
 import { requireStrongPassword } from '../auth/password-strength.js';
 import type { Operator } from './operator.js';
 import { normaliseEmail } from './account-email.js';
+import type { SignupPolicy } from './signup-policy.js';
 
 interface UserRow {
   id: string;
@@ -30,8 +31,18 @@ export interface SignInContext {
   userAgent?: string;
 }
 
-export function createUsersService(deps: { db: Queryable; newId: IdGenerator; sessions: Sessions; checks: PasswordChecks; operator: Operator }) {
-  const { db, newId, sessions, checks, operator } = deps;
+export function createUsersService(deps: {
+  db: Database;
+  newId: IdGenerator;
+  sessions: Sessions;
+  checks: PasswordChecks;
+  operator: Operator;
+  /** Who may sign up (HOP_SIGNUP). */
+  signupPolicy: SignupPolicy;
+  /** Joins the new account to an invite's workspace, in the sign-up's transaction (members-service). */
+  claimInvite: (tx: Queryable, userId: string, token: string) => Promise<string>;
+}) {
+  const { db, newId, sessions, checks, operator, signupPolicy, claimInvite } = deps;
 
   async function issue(user: User, ctx: SignInContext): Promise<AuthResult> {
     const { token, expiresAt } = await sessions.start(user.id, ctx.userAgent);
@@ -39,18 +50,22 @@ export function createUsersService(deps: { db: Queryable; newId: IdGenerator; se
   }
 
   return {
+    /** A new account, as HOP_SIGNUP allows; with an invite, a member of its workspace too (all or nothing). */
     async signup(body: SignupBody, ctx: SignInContext = {}): Promise<AuthResult> {
       requireStrongPassword('password', body.password, body.email);
       const passwordHash = await hashPassword(body.password);
-      const rows = await db.query<UserRow>(
-        `insert into users (id, email, name, password_hash) values ($1, $2, $3, $4)
-         on conflict do nothing returning *`,
-        [newId('usr'), body.email.trim(), body.name, passwordHash],
-      );
-      if (!rows[0]) {
-        throw new HopError('CONFLICT', 'an account with this e-mail already exists', { field: 'email' });
-      }
-      return issue(toUser(rows[0]), ctx);
+      const user = await db.transaction(async (tx) => {
+        await signupPolicy.check(tx, body.inviteToken);
+        const [row] = await tx.query<UserRow>(
+          `insert into users (id, email, name, password_hash) values ($1, $2, $3, $4)
+           on conflict do nothing returning *`,
+          [newId('usr'), body.email.trim(), body.name, passwordHash],
+        );
+        if (!row) throw new HopError('CONFLICT', 'an account with this e-mail already exists', { field: 'email' });
+        if (body.inviteToken) await claimInvite(tx, row.id, body.inviteToken);
+        return toUser(row);
+      });
+      return issue(user, ctx);
     },
 
     /** Every account-password check goes through here, and so through the one limiter. */

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import { HopError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import { plansWith, requireFeature } from '../plans/plan-gates.js';
+import type { PlanMode } from '../plans/plan-mode.js';
 import type { Actor } from '../auth/actor.js';
 import type { Membership } from '../workspaces/workspaces-service.js';
 import { sampleEnvelope } from '../events/sample-events.js';
@@ -29,8 +30,10 @@ export function createWebhooksService(deps: {
   sender: WebhookSender;
   checkUrl: UrlGuard;
   config: WebhooksConfig;
+  /** How a workspace's stored plan reads (HOP_PLANS). */
+  plans: PlanMode;
 }) {
-  const { db, clock, newId, box, sender, checkUrl, config } = deps;
+  const { db, clock, newId, box, sender, checkUrl, config, plans } = deps;
 
   async function load(workspaceId: string, webhookId: string): Promise<WebhookRow> {
     const [row] = await db.query<WebhookRow>('select * from webhooks where id = $1 and workspace_id = $2', [webhookId, workspaceId]);
@@ -151,7 +154,7 @@ export function createWebhooksService(deps: {
              locked_until = null, updated_at = now()
            from webhooks h join workspaces w on w.id = h.workspace_id
            where d.webhook_id = h.id and h.workspace_id = $1 and d.status = 'pending' and (d.locked_until is null or d.locked_until < now())
-             and not (w.plan = any($2::text[]))
+             and not (${plans.planSql('w.plan')} = any($2::text[]))
            returning d.id, d.attempt_count)
          insert into delivery_attempts (delivery_id, number, at, status_code, duration_ms, error)
          select id, attempt_count, now(), null, 0, 'plan_required' from ended returning delivery_id`,

@@ -79,6 +79,31 @@ export function createMembersService(deps: {
     }
   }
 
+  /**
+   * Inside the caller's transaction: the user (an account of any age, or one being created by a
+   * sign-up with the invite) joins the invite's workspace with its role, if the invite is live and
+   * was sent to the user's e-mail (ignoring case). Answers the workspace's id.
+   */
+  async function claimInvite(tx: Queryable, userId: string, token: string): Promise<string> {
+    const [inv] = await tx.query<InviteRow & { accepted_at: Date | null }>(
+      'select * from invites where token_hash = $1 for update',
+      [hashToken(token)],
+    );
+    if (!inv || inv.accepted_at) throw notFound('invite');
+    if (inv.expires_at.getTime() <= clock.now().getTime()) throw new HopError('GONE', 'this invite has expired; ask for a new one');
+    const [user] = await tx.query<{ email: string }>('select email from users where id = $1', [userId]);
+    if (!user || user.email.toLowerCase() !== inv.email.toLowerCase()) {
+      throw new HopError('FORBIDDEN', 'this invite was sent to another e-mail address', { reason: 'email_mismatch' });
+    }
+    await tx.query(
+      `insert into memberships (workspace_id, user_id, role) values ($1, $2, $3)
+       on conflict (workspace_id, user_id) do nothing`,
+      [inv.workspace_id, userId, inv.role],
+    );
+    await tx.query('update invites set accepted_at = $2 where id = $1', [inv.id, clock.now()]);
+    return inv.workspace_id;
+  }
+
   return {
     /** The workspace's members, oldest first. */
     async list(workspaceId: string, q: PageQuery) {
@@ -140,27 +165,11 @@ export function createMembersService(deps: {
       return toInvite(row);
     },
 
+    claimInvite,
+
     /** The logged-in user whose e-mail matches (ignoring case) joins with the invited role. */
     async acceptInvite(userId: string, token: string): Promise<Workspace> {
-      const workspaceId = await db.transaction(async (tx) => {
-        const [inv] = await tx.query<InviteRow & { accepted_at: Date | null }>(
-          'select * from invites where token_hash = $1 for update',
-          [hashToken(token)],
-        );
-        if (!inv || inv.accepted_at) throw notFound('invite');
-        if (inv.expires_at.getTime() <= clock.now().getTime()) throw new HopError('GONE', 'this invite has expired; ask for a new one');
-        const [user] = await tx.query<{ email: string }>('select email from users where id = $1', [userId]);
-        if (!user || user.email.toLowerCase() !== inv.email.toLowerCase()) {
-          throw new HopError('FORBIDDEN', 'this invite was sent to another e-mail address', { reason: 'email_mismatch' });
-        }
-        await tx.query(
-          `insert into memberships (workspace_id, user_id, role) values ($1, $2, $3)
-           on conflict (workspace_id, user_id) do nothing`,
-          [inv.workspace_id, userId, inv.role],
-        );
-        await tx.query('update invites set accepted_at = $2 where id = $1', [inv.id, clock.now()]);
-        return inv.workspace_id;
-      });
+      const workspaceId = await db.transaction((tx) => claimInvite(tx, userId, token));
       return workspaces.get(userId, workspaceId);
     },
 

@@ -1,15 +1,17 @@
-import type { AdminUpdateWorkspaceBody, AdminWorkspace, CreateWorkspaceBody, Plan, Role, Workspace } from '@hop/shared';
+import type { AdminUpdateWorkspaceBody, AdminWorkspace, AssignablePlan, CreateWorkspaceBody, Plan, Role, Workspace } from '@hop/shared';
 import type { Database, Queryable } from '../../db/database.js';
 import { HopError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import { iso } from '../timestamps.js';
 import { afterCreated, createdKeyOf, pageOf, type PageQuery } from '../pagination.js';
+import type { PlanMode } from '../plans/plan-mode.js';
 
 interface WorkspaceRow {
   id: string;
   name: string;
   slug: string;
-  plan: Plan;
+  /** As stored: read it through PlanMode. */
+  plan: AssignablePlan;
   rate_limit_per_hour: number | null;
   rate_limit_per_minute: number | null;
   created_at: Date;
@@ -24,12 +26,12 @@ export interface Membership {
   role: Role;
 }
 
-const toWorkspace = (r: WorkspaceRow & { role: Role }): Workspace => ({
+const toWorkspace = (plans: PlanMode) => (r: WorkspaceRow & { role: Role }): Workspace => ({
   id: r.id,
   name: r.name,
   slug: r.slug,
   role: r.role,
-  plan: r.plan,
+  plan: plans.planOf(r.plan),
   createdAt: iso(r.created_at),
 });
 
@@ -54,9 +56,10 @@ async function suggestSlug(db: Queryable, slug: string): Promise<string> {
   return candidates.find((c) => !taken.has(c)) ?? `${base}-${Date.now().toString(36).slice(-3)}`;
 }
 
-/** `defaultPlan`: the plan of new workspaces (HOP_DEFAULT_PLAN; a self-hosted server says enterprise). */
-export function createWorkspacesService(deps: { db: Database; newId: IdGenerator; defaultPlan?: Plan }) {
-  const { db, newId, defaultPlan = 'free' } = deps;
+/** `defaultPlan`: the plan new workspaces store (HOP_DEFAULT_PLAN); `plans`: how a stored plan reads (HOP_PLANS). */
+export function createWorkspacesService(deps: { db: Database; newId: IdGenerator; plans: PlanMode; defaultPlan?: AssignablePlan }) {
+  const { db, newId, plans, defaultPlan = 'free' } = deps;
+  const asWorkspace = toWorkspace(plans);
 
   return {
     async create(userId: string, body: CreateWorkspaceBody): Promise<Workspace> {
@@ -72,7 +75,7 @@ export function createWorkspacesService(deps: { db: Database; newId: IdGenerator
           });
         }
         await tx.query(`insert into memberships (workspace_id, user_id, role) values ($1, $2, 'owner')`, [row.id, userId]);
-        return toWorkspace({ ...row, role: 'owner' });
+        return asWorkspace({ ...row, role: 'owner' });
       });
     },
 
@@ -82,7 +85,7 @@ export function createWorkspacesService(deps: { db: Database; newId: IdGenerator
          where m.user_id = $1 and ($2::text is null or w.id = $2) order by w.created_at, w.id`,
         [userId, onlyWorkspaceId ?? null],
       );
-      return rows.map(toWorkspace);
+      return rows.map(asWorkspace);
     },
 
     /** A page of the user's workspaces (only `onlyWorkspaceId` for a credential bound to one). */
@@ -95,17 +98,17 @@ export function createWorkspacesService(deps: { db: Database; newId: IdGenerator
          order by w.created_at, w.id limit $5`,
         [userId, onlyWorkspaceId ?? null, t, id, q.limit + 1],
       );
-      return pageOf(rows, q.limit, toWorkspace, afterCreated);
+      return pageOf(rows, q.limit, asWorkspace, afterCreated);
     },
 
     /** The caller's membership, or null when the workspace does not exist or is not theirs. */
     async membership(userId: string, workspaceId: string): Promise<Membership | null> {
-      const [row] = await db.query<{ slug: string; plan: Plan; role: Role }>(
+      const [row] = await db.query<{ slug: string; plan: AssignablePlan; role: Role }>(
         `select w.slug, w.plan, m.role from workspaces w join memberships m on m.workspace_id = w.id
          where w.id = $1 and m.user_id = $2`,
         [workspaceId, userId],
       );
-      return row ? { workspaceId, slug: row.slug, plan: row.plan, role: row.role } : null;
+      return row ? { workspaceId, slug: row.slug, plan: plans.planOf(row.plan), role: row.role } : null;
     },
 
     async get(userId: string, workspaceId: string): Promise<Workspace> {
