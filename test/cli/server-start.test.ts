@@ -58,6 +58,9 @@ test('on a terminal: a greeting with the addresses and the next command, then sh
     assert.match(out, new RegExp(`Dashboard +http://localhost:${port}/app\\n`));
     assert.match(out, new RegExp(`API docs +http://localhost:${port}/docs\\n`));
     assert.match(out, new RegExp(`export HOP_API_URL=http://localhost:${port}\\n`));
+    // Nothing configured: self-hosted, sign-up open (docs/api.md, Self-hosting).
+    assert.match(out, /Mode +self-hosted: every feature, no quotas \(HOP_PLANS=on applies plans\)\n/);
+    assert.match(out, /Sign-up +open to anyone/);
     assert.match(out, /\.\/bin\/hop signup +create an account/);
     assert.match(out, /\.\/bin\/hop login +or log in/);
     assert.equal((await fetch(`http://127.0.0.1:${port}/v1/me`)).status, 401);
