@@ -32,8 +32,9 @@ async function seed(base) {
 
 const pgOn = mode === 'postgres' ? freshPostgres() : null;
 const pgOff = mode === 'postgres' ? freshPostgres() : null;
-const on = await startHop({ HOP_RATE_LIMITS: 'on', DATABASE_URL: pgOn ? pgOn.url : '' });
-const off = await startHop({ HOP_RATE_LIMITS: 'off', DATABASE_URL: pgOff ? pgOff.url : '' });
+// Plans mode on both: a self-hosted server (the default) has no request limit to check.
+const on = await startHop({ HOP_PLANS: 'on', HOP_RATE_LIMITS: 'on', DATABASE_URL: pgOn ? pgOn.url : '' });
+const off = await startHop({ HOP_PLANS: 'on', HOP_RATE_LIMITS: 'off', DATABASE_URL: pgOff ? pgOff.url : '' });
 try {
   const targets = { on: { url: on.url, ...(await seed(on.url)) }, off: { url: off.url, ...(await seed(off.url)) } };
   const opts = (t) => ({ url: t.url + t.path, headers: { authorization: `Bearer ${t.token}` } });
