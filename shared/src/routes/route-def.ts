@@ -25,6 +25,7 @@ export type WorkspaceSource = 'path' | 'link' | 'qr' | 'credential' | 'none';
 
 /** The OpenAPI document's tags: one per resource, each described, in the order the reference lists them. */
 export const ROUTE_TAGS = {
+  server: 'The server: its version, its mode (self-hosted or plans) and who may sign up',
   auth: 'Accounts: sign-up, sign-in and the signed-in user',
   workspaces: 'Workspaces, their plan and usage',
   members: 'Members of a workspace, and invites',
