@@ -2,7 +2,7 @@
 // destination, a wrong password answers 401 with an error, the right one sets the unlock cookie and
 // lands on the destination, the cookie lets the next visit through, and 5 failures lock out.
 // Needs Debian's chromium (.ci/run installs it); playwright-core drives it, pinned to a version
-// that speaks its protocol (docs/decisions.md).
+// that speaks its protocol (docs/adr/).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';

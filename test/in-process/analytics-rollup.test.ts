@@ -3,7 +3,7 @@
 // flushes the click buffer and runs the job itself, so it compares the same clicks pending, rolled
 // up, and half and half, with no waiting. Each dimension's fallback (no country, no referrer, a
 // desktop, the default target) has no rollup row of its own: it is the total less the dimension's
-// other keys (docs/decisions.md, "Rollups keep no row for what the total implies").
+// other keys (docs/adr/, "Rollups keep no row for what the total implies").
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { aggregateClicks } from '../../server/src/domain/clicks/click-aggregation.js';

@@ -1,4 +1,4 @@
-// A body declared over the limit is read and answered 413 on an open connection (docs/decisions.md,
+// A body declared over the limit is read and answered 413 on an open connection (docs/adr/,
 // "A body over the limit is read, then answered 413"), yet during a graceful stop that answer still
 // says `Connection: close`, as every answer after SIGTERM must (connection-drain.ts).
 import { test } from 'node:test';

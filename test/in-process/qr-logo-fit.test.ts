@@ -1,5 +1,5 @@
 // A logo never leaves a code unreadable: the QR version is chosen so that the logo's clear square
-// takes no Reed-Solomon block past what it corrects, counted at its worst (docs/decisions.md,
+// takes no Reed-Solomon block past what it corrects, counted at its worst (docs/adr/,
 // "QR codes with a logo"). Checked against jsQR, a decoder that shares no code with the encoder.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -4,7 +4,7 @@ import type { AuthResult, User } from '@hop/shared';
 /**
  * The dashboard-session JWT of /v1/auth/login, kept in this origin's localStorage so a signed-in
  * session survives a reload and opens any page by its URL. Only scripts of this origin can read
- * it, and the server's CSP lets no other origin's script run here (docs/decisions.md).
+ * it, and the server's CSP lets no other origin's script run here (docs/adr/).
  */
 const KEY = 'hop.session';
 

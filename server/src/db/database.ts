@@ -21,7 +21,7 @@ export interface Database extends Queryable {
    * A report's read over many rows (analytics), planned without JIT: PostgreSQL compiles a
    * statement whose estimated cost passes `jit_above_cost`, and an analytics read passes it
    * whenever many clicks wait to be rolled up, then spends more compiling than reading
-   * (docs/decisions.md, "No JIT for the aggregation run, nor for analytics"). On PostgreSQL at
+   * (docs/adr/, "No JIT for the aggregation run, nor for analytics"). On PostgreSQL at
    * most two run at once, each in a transaction of its own, read again if a restart cut it.
    */
   report<T = Row>(text: string, params?: unknown[]): Promise<T[]>;

@@ -1,6 +1,6 @@
 /**
  * The messages between the embedded database's client (the server's main thread) and the worker
- * thread that runs PGlite (docs/decisions.md, "The embedded database in a worker thread"). Values
+ * thread that runs PGlite (docs/adr/, "The embedded database in a worker thread"). Values
  * cross by structured clone, which keeps what PGlite returns as it is: Date, Uint8Array, bigint,
  * numbers, numerics as strings, parsed JSON.
  */

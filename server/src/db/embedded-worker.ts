@@ -137,7 +137,7 @@ port.on('message', (call: Call) => {
  * by its id from /proc/thread-self). Where the two compete for a core, the redirect is answered
  * first and the database catches up on the buffered visits once the load eases: at full load on
  * two cores it first took requests/s from 0.43 to 0.64 of a bare 302 and p99 from 4.1x to 2.3x
- * (docs/decisions.md, "The embedded database yields the CPU to redirects", which also says what it
+ * (docs/adr/, "The embedded database yields the CPU to redirects", which also says what it
  * costs API requests). Elsewhere, or if the system refuses, the thread keeps the process's priority.
  */
 function yieldToRedirects(): void {

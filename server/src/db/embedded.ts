@@ -6,7 +6,7 @@ import { StartupError } from '../startup-error.js';
 import { EmbeddedDatabaseError, type Reply, type Request, type WorkerInput } from './embedded-protocol.js';
 
 /**
- * Two processes on one PGlite directory corrupt it (docs/decisions.md), so the first holds a lock file with
+ * Two processes on one PGlite directory corrupt it (docs/adr/), so the first holds a lock file with
  * its pid; a second start fails while that pid lives, and takes over a lock left by a dead one.
  */
 function acquireDirLock(dir: string): () => void {

@@ -5,7 +5,7 @@ import type { Job } from './schedule.js';
  * On PostgreSQL a run rolls up once this many clicks wait, or once the last run is MAX_LAG_FLUSHES
  * flush intervals old: the rows a run writes are one per link, day and dimension key it touches, so a
  * run over ten seconds of clicks writes far fewer per click than ten runs of one second each
- * (docs/decisions.md, "The job waits for clicks to merge"): 0.43 rows a click at 10,000 links
+ * (docs/adr/, "The job waits for clicks to merge"): 0.43 rows a click at 10,000 links
  * evenly, against 1.10 for runs of 40,000. Analytics read what waits of their link's sixteenth of
  * the log (migration 045): at most a sixteenth of this many and one flush interval's clicks
  * (bench/analytics.mjs measures that much).

@@ -1,5 +1,5 @@
 -- Clicks become an append-only log: the redirector appends raw clicks in bulk (COPY), and one job
--- rolls them up later (docs/decisions.md, "Append, then aggregate"). The log is partitioned by
+-- rolls them up later (docs/adr/, "Append, then aggregate"). The log is partitioned by
 -- month so retention drops whole partitions; link counters move to a narrow table of their own.
 
 alter table clicks rename to clicks_before_012;

@@ -5,6 +5,6 @@
 -- CPU per click). With 60% of each page left free, a run's new versions stay on their row's page
 -- (HOT updates: no index entry), and the next run prunes the old ones, vacuum or not (the
 -- embedded database never vacuums). Past days' rows are never updated: the room is only lost
--- on their pages (docs/decisions.md, "Rollups updated in place").
+-- on their pages (docs/adr/, "Rollups updated in place").
 alter table click_rollups set (fillfactor = 40);
 alter table link_counters set (fillfactor = 40);

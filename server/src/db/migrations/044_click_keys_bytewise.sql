@@ -4,7 +4,7 @@
 -- (callgrind, docs/performance.md). Link ids, visitor hashes, dimension names and rollup keys are
 -- only ever compared for equality or grouped, never put in a reader's alphabetical order (analytics
 -- already sort and group keys bytewise): their indexes compare bytes. A statement comparing one of
--- these columns with another table's says which collation it means (docs/decisions.md, "A run
+-- these columns with another table's says which collation it means (docs/adr/, "A run
 -- counted in instructions"). No table is rewritten (only the collation changes); the two primary
 -- keys are rebuilt.
 alter table click_rollups

@@ -1,6 +1,6 @@
 -- Each month of the click log is split by link into 16 partitions (a hash of the link id), so that
 -- a link's analytics read only its sixteenth of the clicks not yet rolled up: before, they read
--- every link's, which is what kept the aggregation job's runs short (docs/decisions.md, "The click
+-- every link's, which is what kept the aggregation job's runs short (docs/adr/, "The click
 -- log is split by link within each month"). Retention still drops a whole month at a time.
 
 create or replace function hop_ensure_click_partitions(first timestamptz, months integer) returns void

@@ -8,7 +8,7 @@
  * Analytics join within one click flush interval (1 s by default): a visit is already up to one
  * interval late in reaching the database, so a run that much older shows nothing a fresh one
  * could not have missed, while ten people on one dashboard wait for one statement instead of for
- * the end of one and the whole of the next (docs/decisions.md, "Analytics of a busy link").
+ * the end of one and the whole of the next (docs/adr/, "Analytics of a busy link").
  */
 export function createSharedReads<T>(opts: { joinWithinMs?: number; now?: () => number } = {}) {
   const joinWithinMs = opts.joinWithinMs ?? 0;

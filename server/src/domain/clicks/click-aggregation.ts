@@ -175,7 +175,7 @@ async function rollUp(tx: Queryable, from: number, to: number): Promise<void> {
 
 /**
  * Adds the clicks in (from, to] to their links' counters, a row per link: with runs of the job's
- * MIN_CLICKS, 0.05 rows a click at 10,000 links evenly (docs/decisions.md, "Counters count at
+ * MIN_CLICKS, 0.05 rows a click at 10,000 links evenly (docs/adr/, "Counters count at
  * every run"). Clicks of links deleted since are skipped; links with a click limit were counted by
  * the redirect itself.
  */

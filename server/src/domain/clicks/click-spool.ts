@@ -43,7 +43,7 @@ export interface SpoolChunk {
  * BLOCK_VISITS visits as JSON lines. Compressed, a visit takes ~35-45 bytes instead of ~400 (its
  * visitor hash is most of what is left), so the default gigabyte holds some 25 million visits: a
  * 5-minute outage at a full 20,000 redirects a second filled the uncompressed spool halfway
- * through (docs/decisions.md, "No click lost: a spool file"). Compression runs on libuv's thread
+ * through (docs/adr/, "No click lost: a spool file"). Compression runs on libuv's thread
  * pool, and only while the database is away.
  */
 export function createClickSpool(deps: { dir: string; maxBytes: number }) {

@@ -7,7 +7,7 @@
  * The key of each dimension that gets no rollup row: its fallback, the value a click has when
  * nothing else is known of it (no country, no referrer: a direct visit; a user agent that names no
  * phone or tablet is a desktop's; no smart rule took it: the default target). Analytics derive each
- * as the total less the dimension's other keys (docs/decisions.md, "Rollups keep no row for what
+ * as the total less the dimension's other keys (docs/adr/, "Rollups keep no row for what
  * the total implies"): for most links those rows repeated much of the total (no smart rules, no
  * geo database, direct traffic), a third of the rows a run wrote.
  */
@@ -18,7 +18,7 @@ export const DERIVED_KEYS = { country: '', device: 'desktop', browser: '', os: '
  * `device<US>browser<US>os`, US the unit separator), and the day's total is the sum of a link's
  * agent rows: a click touches one row for all four instead of up to four, and the combinations a
  * link sees in a day are few, since they follow from its visitors' user agents
- * (docs/decisions.md, "One rollup row per user agent's combination"). Country, referrer and target
+ * (docs/adr/, "One rollup row per user agent's combination"). Country, referrer and target
  * keep a row per key: their product would grow with a busy link's traffic.
  */
 const SEPARATOR = 'chr(31)';

@@ -4,7 +4,7 @@ import type { AssignablePlan, Plan } from '@hop/shared';
 export type PlanModeName = 'self-hosted' | 'plans';
 
 /**
- * The one place the server's mode decides anything (docs/decisions.md, Self-hosted or plans).
+ * The one place the server's mode decides anything (docs/adr/, Self-hosted or plans).
  * A workspace stores an assignable plan; every read of it, in SQL or in code, goes through here.
  * A self-hosted server reads every workspace as `self-hosted`, the plan with every feature and no
  * limit, whatever it stores; in plans mode the stored plan is the plan. Gates, quotas and retention
