@@ -22,7 +22,7 @@ export default class Signup extends BaseCommand<typeof Signup> {
   static examples = [
     '<%= config.bin %> signup',
     'echo "$PASSWORD" | <%= config.bin %> signup --email ada@example.com --name "Ada Lovelace" --password-stdin',
-    '<%= config.bin %> signup --invite https://hop.example.com/app/invites/hopinv_...',
+    '<%= config.bin %> signup --invite https://hop.example.com/app/invites/hopinv_3xZq9Lm2Pw7Kd4Rt8Vb1Nc6H',
   ];
   static flags = {
     email: Flags.string({ description: 'e-mail address (the login)' }),

@@ -12,7 +12,7 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
     'listening to the workspace, and to no webhook.';
   static examples = [
     '<%= config.bin %> webhooks trigger link.clicked',
-    '<%= config.bin %> webhooks trigger link.created --webhook wh_...',
+    '<%= config.bin %> webhooks trigger link.created --webhook wh_0Ppq8sWb3c1Fz9Xk2Lm4',
   ];
   static args = { eventType: Args.string({ required: true, options: [...EVENT_TYPES], description: 'the event type to send' }) };
   static flags = {
