@@ -14,6 +14,7 @@ import { HopError } from '../errors.js';
 import { newId } from '../ids.js';
 import { createPasswordAttempts } from '../links/password-attempts.js';
 import { createEventOutbox } from '../events/event-outbox.js';
+import { createPlanMode } from '../plans/plan-mode.js';
 import { LinkPasswordLockedEventSchema } from '@hop/shared';
 import { HASH_CONCURRENCY, hashPassword, hashStats, verifyPassword } from '../passwords.js';
 import { createPasswordChecks } from './password-checks.js';
@@ -89,7 +90,7 @@ test('link lockouts: 5 failures in a minute lock for a minute; 30 in an hour for
 });
 
 test('the cap of a link: wrong passwords from many visitors close it to everyone for 10 minutes, then an hour; the owner hears once per lock', async () => {
-  const attempts = createPasswordAttempts({ db, clock, outbox: createEventOutbox({ newId }) });
+  const attempts = createPasswordAttempts({ db, clock, outbox: createEventOutbox({ newId, plans: createPlanMode('plans') }) });
   const { wsId, linkId } = await newLinkRow();
   const link = { id: linkId, workspaceId: wsId, slug: linkId.slice(-12), domain: 'localhost' };
   // Each emitted event as delivered, checked against the shared contract's schema.
