@@ -17,6 +17,8 @@ export async function stageServer({ root, stageDir }) {
   cpSync(join(root, 'server', 'src', 'db', 'migrations'), join(stageDir, 'server', 'src', 'db', 'migrations'), { recursive: true });
   cpSync(join(root, 'web', 'dist'), join(stageDir, 'web', 'dist'), { recursive: true });
   cpSync(join(root, 'bin', 'hop-server'), join(stageDir, 'bin', 'hop-server'));
+  // The server reads its version from server/package.json, beside dist/ (server/src/version.ts).
+  writeFileSync(join(stageDir, 'server', 'package.json'), `${JSON.stringify({ name: server.name, version: server.version, private: true, type: 'module' }, null, 2)}\n`);
   const dependencies = Object.fromEntries(Object.entries(server.dependencies).filter(([name]) => !name.startsWith('@hop/')));
   copyDependencyClosure({ root, fromDir: join(root, 'server'), names: Object.keys(dependencies), stageDir });
   const pkg = {
