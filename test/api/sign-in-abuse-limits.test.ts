@@ -1,6 +1,8 @@
 // Guessing limits at real (unscaled) rates on a server of this test's own: device-flow user codes
 // per address and per user, device authorizations per address and client, and the metrics token
-// per address. Addresses are the test's own (the server trusts X-Forwarded-For from loopback).
+// per address. Addresses are the test's own (the server trusts X-Forwarded-For from loopback). Its
+// own embedded database too: on a shared PostgreSQL every unscaled server of the run counts
+// 127.0.0.1's sign-ups and the same per-address windows together.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomAddress, signup } from '../helpers/api.js';
@@ -11,7 +13,7 @@ import { scratchDir } from '../helpers/scratch-dir.mjs';
 let server: Awaited<ReturnType<typeof startServer>>;
 
 before(async () => {
-  server = await startServer({ dataDir: scratchDir('hop-abuse-'), env: { HOP_RATE_LIMIT_SCALE: '1', HOP_TRUST_PROXY: '127.0.0.1' } });
+  server = await startServer({ dataDir: scratchDir('hop-abuse-'), env: { DATABASE_URL: '', HOP_RATE_LIMIT_SCALE: '1', HOP_TRUST_PROXY: '127.0.0.1' } });
 });
 
 after(async () => {
