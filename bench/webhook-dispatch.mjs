@@ -191,7 +191,7 @@ try {
 }
 
 if (ONLY !== 'backlog') {
-  // The targets: 1,000 clicks/s for 60 s on PostgreSQL, 500/s for 30 s embedded.
+  // The targets: 1,000 clicks/s for 60 s on PostgreSQL, 500/s for 30 s embedded.
   const runs = [];
   const clickPg = freshPostgres();
   try {

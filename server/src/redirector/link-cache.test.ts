@@ -1,6 +1,6 @@
 // An entry past its TTL (the safety net for a missed notification) is still served, and read again
-// in the background: every link warmed together used to miss together once the TTL ran out, and
-// every visit then waited for the database at once.
+// in the background: were it dropped, every link warmed together would miss together once the
+// TTL ran out, and every visit would wait for the database at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RedirectLink } from '../domain/links/redirect-links.js';
