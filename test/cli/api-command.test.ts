@@ -5,18 +5,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { team, unique, type Team } from '../helpers/api.js';
+import { unique, type Team } from '../helpers/api.js';
 import { hopOnTerminal } from './pty.js';
-import { hopSession, runHop } from './run-hop.js';
+import { hopSession, loggedInTeam, runHop } from './run-hop.js';
 import type { Link } from '@hop/shared';
 
 let t: Team;
 let hop: ReturnType<typeof hopSession>;
 before(async () => {
-  t = await team();
-  hop = hopSession();
-  await hop.login(t.token);
-  assert.equal((await hop.run(['workspaces', 'use', t.slug])).code, 0);
+  ({ t, hop } = await loggedInTeam());
 });
 
 test('POST with --field fills {ws}, types values and builds lists; GET puts fields in the query; piped output is the raw body', async () => {

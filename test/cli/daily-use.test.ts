@@ -6,18 +6,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiKey, API_URL, team, unique, type Team } from '../helpers/api.js';
+import { apiKey, API_URL, unique, type Team } from '../helpers/api.js';
 import { converseOnTerminal, hopOnTerminal } from './pty.js';
-import { hopSession, runHop } from './run-hop.js';
+import { hopSession, loggedInTeam, runHop } from './run-hop.js';
 import type { Link } from '@hop/shared';
 
 let t: Team;
 let hop: ReturnType<typeof hopSession>;
 before(async () => {
-  t = await team();
-  hop = hopSession();
-  await hop.login(t.token);
-  assert.equal((await hop.run(['workspaces', 'use', t.slug])).code, 0);
+  ({ t, hop } = await loggedInTeam());
 });
 
 test('validation errors are words, each field named as its flag or argument', async () => {

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { API_URL } from '../helpers/api.js';
+import { API_URL, team, type Team } from '../helpers/api.js';
 
 const HOP_BIN = fileURLToPath(new URL('../../bin/hop', import.meta.url));
 
@@ -59,4 +59,14 @@ export function runHop(args: string[], opts: HopOptions = {}): Promise<HopResult
     child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
     child.stdin.end(opts.input ?? '');
   });
+}
+
+/** A new team's owner, logged in with a settings directory of its own, its workspace the default. */
+export async function loggedInTeam(): Promise<{ t: Team; hop: ReturnType<typeof hopSession> }> {
+  const t = await team();
+  const hop = hopSession();
+  await hop.login(t.token);
+  const use = await hop.run(['workspaces', 'use', t.slug]);
+  if (use.code !== 0) throw new Error(`hop workspaces use failed: ${use.stderr}`);
+  return { t, hop };
 }
