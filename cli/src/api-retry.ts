@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { RouteName } from '@hop/shared';
 import { HopApiError, paginateWith, ROUTE_PATHS, type HopClient, type RouteInput } from '@hop/shared/client';
 
@@ -55,7 +54,8 @@ export function withRetry(client: HopClient, policy: RetryPolicy, events: RetryE
   const sleep = events.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   async function call<N extends RouteName>(name: N, input: RouteInput<N>) {
     const writes = ROUTE_PATHS[name][0] !== 'GET';
-    const sent = writes && !input.idempotencyKey ? { ...input, idempotencyKey: randomUUID() } : input;
+    // node:crypto loads only for a write: a read-only command starts without it.
+    const sent = writes && !input.idempotencyKey ? { ...input, idempotencyKey: (await import('node:crypto')).randomUUID() } : input;
     for (let attempt = 1; ; attempt++) {
       try {
         return await client.call(name, sent);

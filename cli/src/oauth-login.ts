@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthTokenResponse } from '@hop/shared';
@@ -52,6 +51,8 @@ export interface PendingLogin {
  * a PKCE S256 verifier and a state, and the authorize URL that points back at it.
  */
 export async function startLogin(apiUrl: string, scopes?: string[]): Promise<PendingLogin> {
+  // Loaded here, not with the module: every command imports this file for the token refresh.
+  const { createHash, randomBytes } = await import('node:crypto');
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   const state = randomBytes(16).toString('base64url');

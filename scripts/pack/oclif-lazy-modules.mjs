@@ -5,11 +5,24 @@
 // the package's node_modules, on first use. Measured with node --cpu-prof, their evaluation was
 // about a sixth of `hop --version` in the package, and they were some 140 KB of its main chunk.
 
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const OCLIF_CORE_DIR = dirname(require.resolve('@oclif/core/package.json', { paths: [fileURLToPath(new URL('../../cli/', import.meta.url))] }));
+
 /** Libraries @oclif/core only calls into after load (it never reads them at the top of a module). */
 const DEFERRED = ['tinyglobby', 'minimatch', 'ejs', 'cli-spinners', 'semver'];
 
+/**
+ * Node's own modules @oclif/core requires at load and calls only in functions a run rarely reaches
+ * (a prompt, a Windows shell probe, performance marks): each loads a tree of Node's internals.
+ */
+const DEFERRED_BUILTINS = ['node:child_process', 'node:readline', 'node:perf_hooks'];
+
 /** What the stand-ins load from node_modules at run time, as @oclif/core resolves them. */
-export const OCLIF_DEFERRED_PACKAGES = [...DEFERRED, 'debug'];
+export const OCLIF_DEFERRED_PACKAGES = [...DEFERRED, 'debug', 'wsl-utils'];
 
 const deferred = (name) => `
 let real;
@@ -37,19 +50,31 @@ module.exports = function createDebug(namespace) {
 };
 `;
 
+// oclif imports wsl-utils at every start, for its \`isWsl\` (a few reads of /proc); the package's
+// other export, a PowerShell path for Windows shells, loads child_process and powershell-utils.
+// The stand-in answers isWsl from is-wsl itself and loads wsl-utils only when asked for the path.
+const wslUtilsShim = `
+export { default as isWsl } from 'is-wsl';
+export const powerShellPath = async (...args) => (await import('wsl-utils')).powerShellPath(...args);
+`;
+
 export const oclifLazyModules = {
   name: 'oclif-lazy-modules',
   setup(build) {
-    const names = [...DEFERRED, 'debug'];
+    const names = [...DEFERRED, ...DEFERRED_BUILTINS, 'debug', 'wsl-utils'];
     const filter = new RegExp(`^(${names.map((n) => n.replace(/[-/]/g, '\\$&')).join('|')})$`);
     build.onResolve({ filter }, (args) => {
       if (args.namespace === 'oclif-lazy') return { path: args.path, external: true };
       if (!/[\\/]node_modules[\\/]@oclif[\\/]core[\\/]/.test(args.importer)) return undefined;
       return { path: args.path, namespace: 'oclif-lazy' };
     });
-    build.onLoad({ filter: /.*/, namespace: 'oclif-lazy' }, (args) => ({
-      contents: args.path === 'debug' ? debugShim : deferred(args.path),
-      loader: 'js',
-    }));
+    build.onLoad({ filter: /.*/, namespace: 'oclif-lazy' }, (args) => {
+      if (args.path === 'wsl-utils') {
+        // is-wsl resolves from wsl-utils' own folder, where npm put its dependency.
+        const resolveDir = dirname(require.resolve('wsl-utils', { paths: [OCLIF_CORE_DIR] }));
+        return { contents: wslUtilsShim, loader: 'js', resolveDir };
+      }
+      return { contents: args.path === 'debug' ? debugShim : deferred(args.path), loader: 'js' };
+    });
   },
 };

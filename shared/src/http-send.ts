@@ -1,5 +1,4 @@
 import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 
 /** A whole answer: status, headers and body text. */
 export interface SentResponse {
@@ -12,12 +11,15 @@ export interface SentResponse {
  * The typed client's one transport call: a request over node's own http(s), the whole answer as
  * text. Not undici: loading it costs a cold CLI start ~60-150 ms, and its WebAssembly parser keeps
  * the process busy after the answer. The dashboard's build replaces this module with one over
- * `fetch` (web/src/transport/fetch-send.ts), so both run the same client.
+ * `fetch` (web/src/transport/fetch-send.ts), so both run the same client. `node:https` loads only
+ * for an https URL: it brings TLS and crypto, which a CLI talking to a server on loopback over
+ * plain http would otherwise load at every start.
  */
-export function send(url: string, method: string, headers: Record<string, string>, payload?: string): Promise<SentResponse> {
+export async function send(url: string, method: string, headers: Record<string, string>, payload?: string): Promise<SentResponse> {
+  const request = url.startsWith('https:') ? (await import('node:https')).request : httpRequest;
   return new Promise((resolve, reject) => {
     const length = payload === undefined ? {} : { 'content-length': String(Buffer.byteLength(payload)) };
-    const req = (url.startsWith('https:') ? httpsRequest : httpRequest)(url, { method, headers: { ...headers, ...length } }, (res) => {
+    const req = request(url, { method, headers: { ...headers, ...length } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
