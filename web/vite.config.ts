@@ -4,9 +4,9 @@ import react from '@vitejs/plugin-react';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
-// The dashboard uses the very same typed client as the CLI (shared/src/client.ts). Its one
-// transport module (http-send, over node:http) is replaced in the browser by one over `fetch`. The
-// Node-only webhook signing lives in a subpath export (`@hop/shared/webhook-signature`) it never imports.
+// The dashboard uses the very same typed client as the CLI (shared/src/client-core.ts), with a
+// transport over `fetch` passed in (src/transport/). The Node-only transport and webhook signing
+// live in modules it never imports.
 export default defineConfig({
   // Relative asset URLs: the server adds a <base href> naming where it mounts the app.
   base: './',
@@ -14,8 +14,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@hop\/shared$/, replacement: here('../shared/src/index.ts') },
-      { find: /^@hop\/shared\/client$/, replacement: here('../shared/src/client.ts') },
-      { find: /^\.\/http-send\.js$/, replacement: here('./src/transport/fetch-send.ts') },
+      { find: /^@hop\/shared\/client-core$/, replacement: here('../shared/src/client-core.ts') },
     ],
   },
   build: {

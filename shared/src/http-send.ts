@@ -10,10 +10,10 @@ export interface SentResponse {
 /**
  * The typed client's one transport call: a request over node's own http(s), the whole answer as
  * text. Not undici: loading it costs a cold CLI start ~60-150 ms, and its WebAssembly parser keeps
- * the process busy after the answer. The dashboard's build replaces this module with one over
- * `fetch` (web/src/transport/fetch-send.ts), so both run the same client. `node:https` loads only
- * for an https URL: it brings TLS and crypto, which a CLI talking to a server on loopback over
- * plain http would otherwise load at every start.
+ * the process busy after the answer. The dashboard passes the client one over `fetch` instead
+ * (web/src/transport/fetch-send.ts), so both run the same client. `node:https` loads only for an
+ * https URL: it brings TLS and crypto, which a CLI talking to a server over plain http would
+ * otherwise load at every start.
  */
 export async function send(url: string, method: string, headers: Record<string, string>, payload?: string): Promise<SentResponse> {
   const request = url.startsWith('https:') ? (await import('node:https')).request : httpRequest;

@@ -1,14 +1,16 @@
 import { useMemo } from 'react';
-import { createHopClient, HopApiError, type HopClient } from '@hop/shared/client';
+import { createHopClient, HopApiError, type HopClient } from '@hop/shared/client-core';
 import { useSession } from './session.js';
+import { useTransport } from './transport/transport.js';
 
 export { HopApiError };
 
-/** The shared typed client, on this origin, with the session's token. */
+/** The shared typed client, over the transport provided, with the session's token. */
 export function useApi(): HopClient {
   const { session, signOut } = useSession();
+  const { send, baseUrl } = useTransport();
   return useMemo(() => {
-    const client = createHopClient({ baseUrl: window.location.origin, token: session?.token, userAgent: 'hop-dashboard' });
+    const client = createHopClient({ baseUrl, send, token: session?.token, userAgent: 'hop-dashboard' });
     // A session the server no longer accepts (expired, secret rotated) signs the app out.
     const call: HopClient['call'] = async (name, input) => {
       try {
@@ -19,5 +21,5 @@ export function useApi(): HopClient {
       }
     };
     return { ...client, call };
-  }, [session, signOut]);
+  }, [session, signOut, send, baseUrl]);
 }
