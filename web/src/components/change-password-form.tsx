@@ -1,24 +1,19 @@
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { ChangePasswordBodySchema } from '@hop/shared';
-import { useApi } from '../api.js';
+import { useChangePassword } from '../queries/account.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Field } from './field.js';
 import { ErrorAlert } from './error-alert.js';
 
 /** Change the password: the current one, then the new one; every other session is signed out. */
 export function ChangePasswordForm() {
-  const api = useApi();
-  const queries = useQueryClient();
   const [done, setDone] = useState<string | null>(null);
   const { onSubmit, errors, alert, busy } = useCheckedForm(ChangePasswordBodySchema, {
     read: (f) => ({ currentPassword: f.get('currentPassword'), newPassword: f.get('newPassword') }),
-    send: async (body) => (await api.call('changePassword', { body })).data,
-    onSuccess: async (result, form) => {
-      form.reset();
+    mutation: useChangePassword(),
+    onSuccess: (result) => {
       const n = result.endedSessions;
       setDone(`Password changed. ${n} other session${n === 1 ? ' was' : 's were'} signed out.`);
-      await queries.invalidateQueries({ queryKey: ['sessions'] });
     },
   });
   return (

@@ -1,15 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { TagSchema, type Workspace } from '@hop/shared';
-import { HopApiError, useApi } from '../api.js';
+import { TagSchema, type Link, type Workspace } from '@hop/shared';
+import { HopApiError } from '../api.js';
+import { linkKeys, useDeleteLink, useUpdateLink } from '../queries/links.js';
 
 /**
  * Delete or tag the selected links. The API has no bulk delete or bulk update, so each link is
  * its own request; a refusal (a member changing another's link) is reported per link.
  */
 export function BulkActions({ workspace, ids, onDone }: { workspace: Workspace; ids: string[]; onDone: () => void }) {
-  const api = useApi();
   const queries = useQueryClient();
+  const deleteLink = useDeleteLink(workspace.id);
+  const updateLink = useUpdateLink(workspace.id);
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -19,27 +21,22 @@ export function BulkActions({ workspace, ids, onDone }: { workspace: Workspace; 
     const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
     setMessage(failed.length ? `${what} ${ids.length - failed.length} of ${ids.length}; ${failed.length} refused: ${(failed[0].reason as HopApiError).message}` : `${what} ${ids.length} link${ids.length === 1 ? '' : 's'}.`);
     setBusy(false);
-    await queries.invalidateQueries({ queryKey: ['links', workspace.id] });
-    await queries.invalidateQueries({ queryKey: ['tags', workspace.id] });
     if (!failed.length) onDone();
   };
 
   const remove = () => {
     if (!window.confirm(`Delete ${ids.length} link${ids.length === 1 ? '' : 's'}? Their short URLs will stop working.`)) return;
-    void run('Deleted', (linkId) => api.call('deleteLink', { params: { workspaceId: workspace.id, linkId } }));
+    void run('Deleted', (linkId) => deleteLink.mutateAsync(linkId));
   };
 
   const tag = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const parsed = TagSchema.safeParse(new FormData(e.currentTarget).get('tag'));
     if (!parsed.success) return setMessage(`Tag ${parsed.error.issues[0].message}`);
-    const links = queries.getQueriesData<{ data: { id: string; tags: string[] }[] }>({ queryKey: ['links', workspace.id] })
+    const links = queries.getQueriesData<{ data: Link[] }>({ queryKey: linkKeys.lists(workspace.id) })
       .flatMap(([, d]) => d?.data ?? []);
     const tagsOf = (id: string) => links.find((l) => l.id === id)?.tags ?? [];
-    await run('Tagged', (linkId) => api.call('updateLink', {
-      params: { workspaceId: workspace.id, linkId },
-      body: { tags: [...new Set([...tagsOf(linkId), parsed.data])] },
-    }));
+    await run('Tagged', (linkId) => updateLink.mutateAsync({ linkId, body: { tags: [...new Set([...tagsOf(linkId), parsed.data])] } }));
   };
 
   return (

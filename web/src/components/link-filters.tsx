@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import type { ListLinksQuery, Workspace } from '@hop/shared';
-import { useApi } from '../api.js';
+import { useTags } from '../queries/tags.js';
+import { useDomains } from '../queries/domains.js';
 import { SelectField } from './field.js';
 
 const SORTS = [
@@ -13,9 +13,8 @@ const SORTS = [
 
 /** Search, tag and domain filters and the sort of the links list. */
 export function LinkFilters({ workspace, query, update }: { workspace: Workspace; query: ListLinksQuery; update: (p: Record<string, string | undefined>) => void }) {
-  const api = useApi();
-  const tags = useQuery({ queryKey: ['tags', workspace.id], queryFn: async () => (await api.paginate('listTags', { params: { workspaceId: workspace.id }, query: { limit: 100 } })).data });
-  const domains = useQuery({ queryKey: ['domains', workspace.id], queryFn: async () => (await api.paginate('listDomains', { params: { workspaceId: workspace.id }, query: { limit: 100 } })).data });
+  const tags = useTags(workspace.id);
+  const domains = useDomains(workspace.id);
   const sort = query.sort ? `${query.sort}:${query.order ?? 'desc'}` : 'createdAt:desc';
   return (
     <div className="filters">

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { CreateLinkBodySchema, featuresOf, GATED_FEATURES, LINK_FIELDS, UpdateLinkBodySchema, type CreateLinkBody, type Link, type LinkField, type UpdateLinkBody, type Workspace } from '@hop/shared';
-import { useApi } from '../api.js';
 import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
+import { useDomains } from '../queries/domains.js';
+import type { FormMutation } from '../use-checked-form.js';
 import { Field, SelectField } from './field.js';
 import { ErrorAlert } from './error-alert.js';
 
@@ -65,16 +65,15 @@ interface Props {
   link?: Link;
   submitLabel: string;
   disabled?: boolean;
-  onSubmit: (body: CreateLinkBody | UpdateLinkBody) => Promise<unknown>;
+  /** Creates the link, or updates `link` (queries/links.ts). */
+  mutation: FormMutation<CreateLinkBody | UpdateLinkBody, Link>;
+  onSaved?: (link: Link) => void;
 }
 
 /** Every field of a link, checked with the server's own schema before it is sent. */
-export function LinkForm({ workspace, link, submitLabel, disabled, onSubmit }: Props) {
-  const api = useApi();
-  const domains = useQuery({ queryKey: ['domains', workspace.id], queryFn: async () => (await api.call('listDomains', { params: { workspaceId: workspace.id } })).data });
+export function LinkForm({ workspace, link, submitLabel, disabled, mutation, onSaved }: Props) {
+  const domains = useDomains(workspace.id);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const [done, setDone] = useState('');
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
@@ -84,21 +83,16 @@ export function LinkForm({ workspace, link, submitLabel, disabled, onSubmit }: P
     if (link && Object.keys(raw).length === 0) return setDone('Nothing changed.');
     const checked = link ? check(UpdateLinkBodySchema, raw) : check(CreateLinkBodySchema, raw);
     setErrors(checked.errors ?? {});
-    setError(null);
     setDone('');
     if (!checked.data) return;
-    setBusy(true);
-    try {
-      // The raw body: the schema's transforms (lower-cased tags) are the server's to apply.
-      await onSubmit(raw as CreateLinkBody);
-      if (link) setDone('Saved.');
-    } catch (err) {
-      setErrors(apiFieldErrors(err));
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    // The raw body: the schema's transforms (lower-cased tags) are the server's to apply.
+    mutation.mutate(raw as CreateLinkBody, {
+      onSuccess: (saved) => { if (link) setDone('Saved.'); onSaved?.(saved); },
+      onError: (err) => setErrors(apiFieldErrors(err)),
+    });
   };
+  const busy = mutation.isPending;
+  const error = Object.keys(errors).length ? null : mutation.error;
 
   const verified = (domains.data ?? []).filter((d) => d.verified).map((d) => d.name);
   const domainOptions = [{ value: '', label: link && !verified.includes(link.domain) ? link.domain : 'Default short domain' }, ...verified];

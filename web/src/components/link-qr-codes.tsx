@@ -1,7 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Link, Workspace } from '@hop/shared';
-import { useApi } from '../api.js';
+import { useCreateQrCode, useDeleteQrCode, useQrCodes } from '../queries/qr-codes.js';
 import { mayChange, roleMayCall } from '@hop/shared';
 import { useSession } from '../session.js';
 import { ErrorAlert } from './error-alert.js';
@@ -15,17 +14,14 @@ const here = (url: string) => { const u = new URL(url); return u.pathname + u.se
 
 /** A link's QR codes with their downloads, and the designer for a new one (members and up). */
 export function LinkQrCodes({ workspace, link }: { workspace: Workspace; link: Link }) {
-  const api = useApi();
-  const queries = useQueryClient();
   const [designing, setDesigning] = useState(false);
-  const key = ['qr', link.id];
-  const list = useQuery({ queryKey: key, queryFn: async () => (await api.call('listQrCodes', { params: { linkId: link.id }, query: { limit: 50 } })).data });
+  const list = useQrCodes(workspace.id, link.id);
+  const create = useCreateQrCode(workspace.id, link.id);
+  const deleteQr = useDeleteQrCode(workspace.id, link.id);
   const canWrite = roleMayCall(workspace.role, 'createQrCode');
   const me = useSession().session?.user.id;
-  const remove = async (qrId: string) => {
-    if (!window.confirm('Delete this QR code? Printed copies will stop working.')) return;
-    await api.call('deleteQrCode', { params: { qrId } });
-    await queries.invalidateQueries({ queryKey: key });
+  const remove = (qrId: string) => {
+    if (window.confirm('Delete this QR code? Printed copies will stop working.')) deleteQr.mutate(qrId);
   };
   return (
     <section aria-labelledby="qr-heading">
@@ -33,15 +29,11 @@ export function LinkQrCodes({ workspace, link }: { workspace: Workspace; link: L
       {canWrite ? (
         designing ? (
           <Suspense fallback={<Loading what="Loading the QR designer" />}>
-            <QrDesigner previewText={link.shortUrl} onCreate={async (body) => {
-              await api.call('createQrCode', { params: { linkId: link.id }, body });
-              await queries.invalidateQueries({ queryKey: key });
-              setDesigning(false);
-            }} />
+            <QrDesigner previewText={link.shortUrl} mutation={create} onCreated={() => setDesigning(false)} />
           </Suspense>
         ) : <button type="button" onClick={() => setDesigning(true)}>New QR code</button>
       ) : null}
-      <ErrorAlert error={list.error} />
+      <ErrorAlert error={list.error ?? deleteQr.error} />
       {list.isLoading ? <Loading what="Loading QR codes" /> : null}
       {list.data?.length === 0 ? <Empty><p>No QR codes yet.</p></Empty> : null}
       <ul className="qr-list">
@@ -51,7 +43,7 @@ export function LinkQrCodes({ workspace, link }: { workspace: Workspace; link: L
             <p className="hint">{q.format.toUpperCase()} · {q.size} px · {q.errorCorrection} · {q.foregroundColor} on {q.backgroundColor}</p>
             <a className="button secondary" href={here(q.publicUrl)} download={`${link.slug}-${q.id}.${q.format}`}>Download {q.format.toUpperCase()}</a>{' '}
             <CopyButton value={q.publicUrl} label="Copy image URL" />{' '}
-            {mayChange({ role: workspace.role, userId: me }, q) ? <button type="button" className="link-button" onClick={() => void remove(q.id)}>Delete</button> : null}
+            {mayChange({ role: workspace.role, userId: me }, q) ? <button type="button" className="link-button" onClick={() => remove(q.id)}>Delete</button> : null}
           </li>
         ))}
       </ul>

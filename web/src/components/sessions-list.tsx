@@ -1,29 +1,18 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { useApi } from '../api.js';
+import { useEndSessions, useSessions } from '../queries/account.js';
 import { ErrorAlert } from './error-alert.js';
 import { Loading } from './states.js';
 
 /** Where the account is signed in, with a sign-out for each and "sign out everywhere else". */
 export function SessionsList() {
-  const api = useApi();
-  const queries = useQueryClient();
-  const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const sessions = useQuery({ queryKey: ['sessions'], queryFn: async () => (await api.paginate('listSessions', { query: { limit: 100 } })).data });
-  const act = async (run: () => Promise<number>, what: string) => {
-    setError(null);
-    try {
-      const n = await run();
-      setNotice(`${what}: ${n} session${n === 1 ? '' : 's'} signed out.`);
-      await queries.invalidateQueries({ queryKey: ['sessions'] });
-    } catch (err) { setError(err); }
-  };
-  const endOne = (id: string) => act(async () => (await api.call('deleteSession', { params: { sessionId: id } })).data.ended, 'Signed out');
+  const sessions = useSessions();
+  const end = useEndSessions();
+  const said = (what: string) => (n: number) => setNotice(`${what}: ${n} session${n === 1 ? '' : 's'} signed out.`);
+  const endOne = (id: string) => end.mutate(id, { onSuccess: said('Signed out') });
   const endOthers = () => {
-    if (!window.confirm('Sign out every other session and CLI login? This one stays signed in.')) return;
-    void act(async () => (await api.call('deleteOtherSessions', {})).data.ended, 'Signed out everywhere else');
+    if (window.confirm('Sign out every other session and CLI login? This one stays signed in.')) end.mutate(undefined, { onSuccess: said('Signed out everywhere else') });
   };
   return (
     <section aria-labelledby="sessions-heading">
@@ -31,7 +20,7 @@ export function SessionsList() {
         <h2 id="sessions-heading">Sessions</h2>
         <div className="actions"><button type="button" onClick={endOthers}>Sign out everywhere else</button></div>
       </div>
-      <ErrorAlert error={sessions.error ?? error} />
+      <ErrorAlert error={sessions.error ?? end.error} />
       {notice ? <p role="status">{notice}</p> : null}
       {sessions.isLoading ? <Loading what="Loading sessions" /> : null}
       {sessions.data?.length ? (
@@ -44,7 +33,7 @@ export function SessionsList() {
                   <td>{s.userAgent ?? 'unknown'}{s.current ? <strong> (this session)</strong> : null}</td>
                   <td>{new Date(s.createdAt).toLocaleString()}</td>
                   <td>{new Date(s.lastUsedAt).toLocaleString()}</td>
-                  <td>{s.current ? null : <button type="button" className="link-button" onClick={() => void endOne(s.id)}>End session</button>}</td>
+                  <td>{s.current ? null : <button type="button" className="link-button" onClick={() => endOne(s.id)}>End session</button>}</td>
                 </tr>
               ))}
             </tbody>

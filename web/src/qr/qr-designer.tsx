@@ -1,14 +1,16 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import QRCode from 'qrcode';
 import { CreateQrCodeBodySchema, QR_ERROR_CORRECTIONS, QR_FORMATS, type CreateQrCodeBody } from '@hop/shared';
-import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
+import { useCheckedForm, type FormMutation } from '../use-checked-form.js';
 import { Field, SelectField } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
 
 interface Props {
   /** What the preview encodes (the created code encodes its own stable /q/ address instead). */
   previewText: string;
-  onCreate: (body: CreateQrCodeBody) => Promise<unknown>;
+  /** queries/qr-codes.ts's create mutation. */
+  mutation: FormMutation<CreateQrCodeBody, unknown>;
+  onCreated: () => void;
 }
 
 /**
@@ -16,12 +18,9 @@ interface Props {
  * the `qrcode` library as the choices change; the server renders the real code on "Create QR
  * code". This module and `qrcode` load only when a link's page shows the designer.
  */
-export default function QrDesigner({ previewText, onCreate }: Props) {
+export default function QrDesigner({ previewText, mutation, onCreated }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [form, setForm] = useState({ format: 'png', size: '512', errorCorrection: 'M', foregroundColor: '#000000', backgroundColor: '#ffffff', logoUrl: '', logoSize: '20' });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const [previewError, setPreviewError] = useState('');
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
 
@@ -42,26 +41,12 @@ export default function QrDesigner({ previewText, onCreate }: Props) {
     ...(form.logoUrl ? { logoUrl: form.logoUrl, logoSize: Number(form.logoSize) } : {}),
   });
 
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const checked = check(CreateQrCodeBodySchema, body());
-    setErrors(checked.errors ?? {});
-    setError(null);
-    if (!checked.data) return;
-    setBusy(true);
-    try {
-      await onCreate(body() as CreateQrCodeBody);
-    } catch (err) {
-      setErrors(apiFieldErrors(err));
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  // The values live in state (the preview follows them), so the form's own data is not read.
+  const { onSubmit, errors, alert, busy } = useCheckedForm(CreateQrCodeBodySchema, { read: body, mutation, onSuccess: onCreated, keepValues: true });
 
   return (
     <div className="qr-grid">
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         <div className="grid-2">
           <SelectField label="Format" value={form.format} onChange={set('format')} options={QR_FORMATS.map((f) => ({ value: f, label: f.toUpperCase() }))} error={errors.format} />
           <Field label="Size (px)" type="number" min={128} max={4096} value={form.size} onChange={set('size')} error={errors.size} />
@@ -72,7 +57,7 @@ export default function QrDesigner({ previewText, onCreate }: Props) {
           <Field label="Logo URL" type="url" value={form.logoUrl} onChange={set('logoUrl')} error={errors.logoUrl} hint="An HTTPS PNG of at most 1 MiB; needs Q or H." />
           {form.logoUrl ? <Field label="Logo size (%)" type="number" min={1} max={30} value={form.logoSize} onChange={set('logoSize')} error={errors.logoSize} /> : null}
         </div>
-        <ErrorAlert error={error} />
+        <ErrorAlert error={alert} />
         <button type="submit" disabled={busy}>Create QR code</button>
       </form>
       <figure className="qr-preview">

@@ -1,28 +1,20 @@
-import { useState } from 'react';
 import { Link } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useApi } from '../api.js';
+import { useOAuthGrants, useRevokeOAuthGrant } from '../queries/account.js';
 import { Page } from '../components/layout.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
 
 /** Connected apps: the OAuth grants the user gave (the CLI's logins included), each revocable. */
 export default function AccountAppsPage() {
-  const api = useApi();
-  const queries = useQueryClient();
-  const [error, setError] = useState<unknown>(null);
-  const grants = useQuery({ queryKey: ['oauth-grants'], queryFn: async () => (await api.paginate('listOAuthGrants', { query: { limit: 100 } })).data });
-  const revoke = async (id: string, name: string) => {
-    if (!window.confirm(`Revoke ${name}? It stops working at once.`)) return;
-    try {
-      await api.call('deleteOAuthGrant', { params: { grantId: id } });
-      await queries.invalidateQueries({ queryKey: ['oauth-grants'] });
-    } catch (err) { setError(err); }
+  const grants = useOAuthGrants();
+  const revokeGrant = useRevokeOAuthGrant();
+  const revoke = (id: string, name: string) => {
+    if (window.confirm(`Revoke ${name}? It stops working at once.`)) revokeGrant.mutate(id);
   };
   return (
     <Page title="Connected apps">
       <p><Link to="/account">Back to your account</Link></p>
-      <ErrorAlert error={grants.error ?? error} />
+      <ErrorAlert error={grants.error ?? revokeGrant.error} />
       {grants.isLoading ? <Loading what="Loading connected apps" /> : null}
       {grants.data?.length === 0 ? <Empty><p>No app is connected to your account.</p></Empty> : null}
       {grants.data?.length ? (
@@ -37,7 +29,7 @@ export default function AccountAppsPage() {
                   <td>{g.scopes.map((s) => <span key={s} className="tag">{s}</span>)}</td>
                   <td>{new Date(g.createdAt).toLocaleString()}</td>
                   <td>{g.lastUsedAt ? new Date(g.lastUsedAt).toLocaleString() : 'never'}</td>
-                  <td><button type="button" className="link-button" onClick={() => void revoke(g.id, g.clientName)}>Revoke {g.clientName}</button></td>
+                  <td><button type="button" className="link-button" onClick={() => revoke(g.id, g.clientName)}>Revoke {g.clientName}</button></td>
                 </tr>
               ))}
             </tbody>

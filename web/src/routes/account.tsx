@@ -1,6 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { useApi } from '../api.js';
+import { useMe } from '../queries/account.js';
 import { Page } from '../components/layout.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Loading } from '../components/states.js';
@@ -10,9 +9,8 @@ import { SessionsList } from '../components/sessions-list.js';
 
 /** Who is signed in and until when; the password, the sessions and the connected apps. */
 export default function AccountPage() {
-  const api = useApi();
   const { session } = useSession();
-  const me = useQuery({ queryKey: ['me'], queryFn: async () => (await api.call('getMe', {})).data });
+  const me = useMe();
   return (
     <Page title="Account">
       <ErrorAlert error={me.error} />

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
 import type { Workspace } from '@hop/shared';
-import { useApi } from '../api.js';
+import { useWorkspaceAnalytics } from '../queries/analytics.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { ErrorAlert } from '../components/error-alert.js';
@@ -11,9 +10,8 @@ import { AnalyticsView, RangePicker, type Range } from '../components/analytics-
 import { dashboardPath } from '@hop/shared';
 
 function WorkspaceAnalytics({ workspace }: { workspace: Workspace }) {
-  const api = useApi();
   const [range, setRange] = useState<Range>({ days: 30 });
-  const q = useQuery({ queryKey: ['ws-analytics', workspace.id, range], queryFn: async () => (await api.call('getWorkspaceAnalytics', { params: { workspaceId: workspace.id }, query: range })).data });
+  const q = useWorkspaceAnalytics(workspace.id, range);
   return (
     <>
       <RangePicker range={range} onChange={setRange} />

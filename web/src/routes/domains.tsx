@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { AddDomainBodySchema, type Domain, type Workspace } from '@hop/shared';
-import { useApi } from '../api.js';
+import { useAddDomain, useDeleteDomain, useDomains, useVerifyDomain } from '../queries/domains.js';
 import { roleMayCall } from '@hop/shared';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
@@ -12,23 +11,14 @@ import { Empty, Loading } from '../components/states.js';
 import { CopyButton } from '../components/copy-button.js';
 
 function DomainCard({ workspace, domain, canManage }: { workspace: Workspace; domain: Domain; canManage: boolean }) {
-  const api = useApi();
-  const queries = useQueryClient();
-  const [error, setError] = useState<unknown>(null);
   const [said, setSaid] = useState('');
-  const params = { workspaceId: workspace.id, domainId: domain.id };
-  const refresh = () => queries.invalidateQueries({ queryKey: ['domains', workspace.id] });
-  const verify = async () => {
-    setError(null);
-    try {
-      const { data } = await api.call('verifyDomain', { params });
-      setSaid(data.verified ? 'Verified.' : 'Not verified yet: the TXT record was not found. DNS changes can take a while.');
-      await refresh();
-    } catch (err) { setError(err); }
-  };
-  const remove = async () => {
-    if (!window.confirm(`Remove ${domain.name}? Its links stop working.`)) return;
-    try { await api.call('deleteDomain', { params }); await refresh(); } catch (err) { setError(err); }
+  const verifyDomain = useVerifyDomain(workspace.id);
+  const deleteDomain = useDeleteDomain(workspace.id);
+  const verify = () => verifyDomain.mutate(domain.id, {
+    onSuccess: (d) => setSaid(d.verified ? 'Verified.' : 'Not verified yet: the TXT record was not found. DNS changes can take a while.'),
+  });
+  const remove = () => {
+    if (window.confirm(`Remove ${domain.name}? Its links stop working.`)) deleteDomain.mutate(domain.id);
   };
   return (
     <li className="card">
@@ -44,11 +34,11 @@ function DomainCard({ workspace, domain, canManage }: { workspace: Workspace; do
         </>
       ) : <p className="hint">Point the domain's A/CNAME record at this Hop server to serve its links.</p>}
       {said ? <p role="status">{said}</p> : null}
-      <ErrorAlert error={error} />
+      <ErrorAlert error={verifyDomain.error ?? deleteDomain.error} />
       {canManage ? (
         <div className="inline">
-          {!domain.verified ? <button type="button" onClick={() => void verify()}>Verify</button> : null}
-          <button type="button" className="secondary" onClick={() => void remove()}>Remove</button>
+          {!domain.verified ? <button type="button" onClick={verify}>Verify</button> : null}
+          <button type="button" className="secondary" onClick={remove}>Remove</button>
         </div>
       ) : null}
     </li>
@@ -56,13 +46,10 @@ function DomainCard({ workspace, domain, canManage }: { workspace: Workspace; do
 }
 
 function Domains({ workspace }: { workspace: Workspace }) {
-  const api = useApi();
-  const queries = useQueryClient();
-  const list = useQuery({ queryKey: ['domains', workspace.id], queryFn: async () => (await api.call('listDomains', { params: { workspaceId: workspace.id } })).data });
+  const list = useDomains(workspace.id);
   const { onSubmit, errors, alert, busy } = useCheckedForm(AddDomainBodySchema, {
     read: (f) => ({ name: f.get('name') }),
-    send: async (body) => (await api.call('addDomain', { params: { workspaceId: workspace.id }, body })).data,
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['domains', workspace.id] }),
+    mutation: useAddDomain(workspace.id),
   });
   const canManage = roleMayCall(workspace.role, 'addDomain');
   return (

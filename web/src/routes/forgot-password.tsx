@@ -1,21 +1,17 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { PasswordResetBodySchema } from '@hop/shared';
-import { useApi } from '../api.js';
+import { useRequestPasswordReset } from '../queries/auth.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Field } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
 
 /** Asks for a reset link by e-mail; the answer is the same whether or not the address has an account. */
 export default function ForgotPasswordPage() {
-  const api = useApi();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const { onSubmit, errors, alert, busy } = useCheckedForm(PasswordResetBodySchema, {
     read: (f) => ({ email: f.get('email') }),
-    send: async (body) => {
-      await api.call('requestPasswordReset', { body });
-      return body.email;
-    },
+    mutation: useRequestPasswordReset(),
     onSuccess: (email) => setSentTo(email),
   });
   return (

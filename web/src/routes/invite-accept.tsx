@@ -1,7 +1,5 @@
-import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
-import { useApi } from '../api.js';
+import { useAcceptInvite } from '../queries/members.js';
 import { useSession } from '../session.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { dashboardPath } from '@hop/shared';
@@ -10,33 +8,18 @@ import { dashboardPath } from '@hop/shared';
 export default function InviteAcceptPage() {
   const { token = '' } = useParams();
   const { session } = useSession();
-  const api = useApi();
   const navigate = useNavigate();
-  const queries = useQueryClient();
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const acceptInvite = useAcceptInvite();
   const here = `/invites/${encodeURIComponent(token)}`;
-  const accept = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const { data: ws } = await api.call('acceptInvite', { params: { token } });
-      await queries.invalidateQueries({ queryKey: ['workspaces'] });
-      navigate(dashboardPath('links', { ws: ws.slug }));
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const accept = () => acceptInvite.mutate(token, { onSuccess: (ws) => navigate(dashboardPath('links', { ws: ws.slug })) });
   return (
     <div className="narrow">
       <h1>Join a workspace</h1>
       {session ? (
         <>
           <p>You are signed in as <strong>{session.user.email}</strong>. The invite must have been sent to this address.</p>
-          <ErrorAlert error={error} />
-          <button type="button" onClick={() => void accept()} disabled={busy}>Accept invite</button>
+          <ErrorAlert error={acceptInvite.error} />
+          <button type="button" onClick={accept} disabled={acceptInvite.isPending}>Accept invite</button>
         </>
       ) : (
         <>

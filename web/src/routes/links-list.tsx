@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Link as HopLink, ListLinksQuery, Workspace } from '@hop/shared';
-import { useApi } from '../api.js';
+import { useLinks } from '../queries/links.js';
 import { roleMayCall } from '@hop/shared';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
@@ -52,15 +51,10 @@ function LinkRow({ link, ws, selected, onSelect, selectable }: { link: HopLink; 
 }
 
 function LinksTable({ workspace }: { workspace: Workspace }) {
-  const api = useApi();
   const [query, update] = useListQuery();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [cursors, setCursors] = useState<string[]>([]);
-  const list = useQuery({
-    queryKey: ['links', workspace.id, query],
-    queryFn: () => api.call('listLinks', { params: { workspaceId: workspace.id }, query }),
-    placeholderData: keepPreviousData,
-  });
+  const list = useLinks(workspace.id, query);
   const canWrite = roleMayCall(workspace.role, 'deleteLink');
   const links = list.data?.data ?? [];
   const toggle = (id: string, on: boolean) => setSelected((s) => { const n = new Set(s); if (on) n.add(id); else n.delete(id); return n; });

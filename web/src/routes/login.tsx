@@ -1,22 +1,21 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { LoginBodySchema } from '@hop/shared';
-import { useApi } from '../api.js';
+import { useLogin } from '../queries/auth.js';
 import { useSession } from '../session.js';
-import { useServerInfo } from '../server-info.js';
+import { useServerInfo } from '../queries/server.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Field } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { nextPath } from '../next-path.js';
 
 export default function LoginPage() {
-  const api = useApi();
   const { signIn } = useSession();
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const signup = useServerInfo().data?.signup;
   const { onSubmit, errors, alert, busy } = useCheckedForm(LoginBodySchema, {
     read: (f) => ({ email: f.get('email'), password: f.get('password') }),
-    send: async (body) => (await api.call('login', { body })).data,
+    mutation: useLogin(),
     onSuccess: (session) => {
       signIn(session);
       navigate(nextPath(search));

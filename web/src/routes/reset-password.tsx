@@ -1,19 +1,18 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmPasswordResetBodySchema } from '@hop/shared';
-import { useApi } from '../api.js';
+import { useConfirmPasswordReset } from '../queries/auth.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Field } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
 
 /** The page a reset link opens: the token is in the URL's fragment, which no request carries. */
 export default function ResetPasswordPage() {
-  const api = useApi();
   const [token] = useState(() => new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '');
   const [done, setDone] = useState(false);
   const { onSubmit, errors, alert, busy } = useCheckedForm(ConfirmPasswordResetBodySchema, {
     read: (f) => ({ token, newPassword: f.get('newPassword') }),
-    send: async (body) => (await api.call('confirmPasswordReset', { body })).data,
+    mutation: useConfirmPasswordReset(),
     onSuccess: () => setDone(true),
   });
   if (!token) {

@@ -1,6 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import { ASSIGNABLE_PLANS, featuresOf as gatedFeaturesOf, PLAN_LIMITS, type Plan, type PlanLimits, type Usage, type Workspace } from '@hop/shared';
-import { useApi } from '../api.js';
+import { useUsage } from '../queries/usage.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { ErrorAlert } from '../components/error-alert.js';
@@ -27,8 +26,7 @@ function LimitsTable({ limits, caption }: { limits: PlanLimits; caption: string 
 }
 
 function Billing({ workspace }: { workspace: Workspace }) {
-  const api = useApi();
-  const usage = useQuery({ queryKey: ['usage', workspace.id], queryFn: async () => (await api.call('getUsage', { params: { workspaceId: workspace.id } })).data, refetchInterval: 30_000 });
+  const usage = useUsage(workspace.id);
   if (usage.isLoading) return <Loading what="Loading plan and usage" />;
   if (!usage.data) return <ErrorAlert error={usage.error} />;
   const u = usage.data;

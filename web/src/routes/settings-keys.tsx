@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CreateApiKeyBodySchema, SCOPE_DESCRIPTIONS, SCOPES, type CreatedApiKey, type Workspace } from '@hop/shared';
-import { useApi } from '../api.js';
+import { useApiKeys, useCreateApiKey, useDeleteApiKey } from '../queries/api-keys.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
@@ -12,16 +11,10 @@ import { Empty, Loading } from '../components/states.js';
 import { SecretOnce } from '../components/secret-once.js';
 
 function CreateKeyForm({ workspace, onCreated }: { workspace: Workspace; onCreated: (k: CreatedApiKey) => void }) {
-  const api = useApi();
-  const queries = useQueryClient();
   const { onSubmit, errors, alert, busy } = useCheckedForm(CreateApiKeyBodySchema, {
     read: (f) => ({ name: f.get('name'), scopes: f.getAll('scopes') }),
-    send: async (body) => (await api.call('createApiKey', { params: { workspaceId: workspace.id }, body })).data,
-    onSuccess: async (key, form) => {
-      form.reset();
-      onCreated(key);
-      await queries.invalidateQueries({ queryKey: ['api-keys', workspace.id] });
-    },
+    mutation: useCreateApiKey(workspace.id),
+    onSuccess: onCreated,
   });
   return (
     <form onSubmit={onSubmit} noValidate className="card">
@@ -42,24 +35,18 @@ function CreateKeyForm({ workspace, onCreated }: { workspace: Workspace; onCreat
 }
 
 function Keys({ workspace }: { workspace: Workspace }) {
-  const api = useApi();
-  const queries = useQueryClient();
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const keys = useQuery({ queryKey: ['api-keys', workspace.id], queryFn: async () => (await api.call('listApiKeys', { params: { workspaceId: workspace.id } })).data });
-  const revoke = async (keyId: string, name: string) => {
-    if (!window.confirm(`Revoke the key “${name}”? Whatever uses it stops working.`)) return;
-    try {
-      await api.call('deleteApiKey', { params: { workspaceId: workspace.id, keyId } });
-      await queries.invalidateQueries({ queryKey: ['api-keys', workspace.id] });
-    } catch (err) { setError(err); }
+  const keys = useApiKeys(workspace.id);
+  const deleteKey = useDeleteApiKey(workspace.id);
+  const revoke = (keyId: string, name: string) => {
+    if (window.confirm(`Revoke the key “${name}”? Whatever uses it stops working.`)) deleteKey.mutate(keyId);
   };
   return (
     <>
       {created ? <SecretOnce label="API key" value={created.key} /> : null}
       <CreateKeyForm workspace={workspace} onCreated={setCreated} />
       <h2>Keys</h2>
-      <ErrorAlert error={keys.error ?? error} />
+      <ErrorAlert error={keys.error ?? deleteKey.error} />
       {keys.isLoading ? <Loading what="Loading keys" /> : null}
       {keys.data?.length === 0 ? <Empty><p>No API keys yet.</p></Empty> : null}
       {keys.data?.length ? (
@@ -71,7 +58,7 @@ function Keys({ workspace }: { workspace: Workspace }) {
                 <tr key={k.id}>
                   <td>{k.name}</td><td><code>{k.prefix}…</code></td><td>{k.scopes.map((s) => <span key={s} className="tag">{s}</span>)}</td>
                   <td>{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : 'never'}</td>
-                  <td><button type="button" className="link-button" onClick={() => void revoke(k.id, k.name)}>Revoke</button></td>
+                  <td><button type="button" className="link-button" onClick={() => revoke(k.id, k.name)}>Revoke</button></td>
                 </tr>
               ))}
             </tbody>

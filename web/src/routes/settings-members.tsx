@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CreateInviteBodySchema, ROLES, type CreatedInvite, type Role, type Workspace } from '@hop/shared';
-import { useApi } from '../api.js';
+import { useCreateInvite, useDeleteInvite, useDeleteMember, useInvites, useMembers, useUpdateMember } from '../queries/members.js';
 import { useSession } from '../session.js';
 import { roleMayCall } from '@hop/shared';
 import { useCheckedForm } from '../use-checked-form.js';
@@ -14,13 +13,11 @@ import { Loading } from '../components/states.js';
 import { CopyButton } from '../components/copy-button.js';
 
 function InviteForm({ workspace }: { workspace: Workspace }) {
-  const api = useApi();
-  const queries = useQueryClient();
   const [created, setCreated] = useState<CreatedInvite | null>(null);
   const { onSubmit, errors, alert, busy } = useCheckedForm(CreateInviteBodySchema, {
     read: (f) => ({ email: f.get('email'), role: f.get('role') }),
-    send: async (body) => (await api.call('createInvite', { params: { workspaceId: workspace.id }, body })).data,
-    onSuccess: async (inv) => { setCreated(inv); await queries.invalidateQueries({ queryKey: ['invites', workspace.id] }); },
+    mutation: useCreateInvite(workspace.id),
+    onSuccess: setCreated,
   });
   // Only owners make owners (docs/api.md, Access).
   const roles = ROLES.filter((r) => r !== 'owner' || workspace.role === 'owner');
@@ -44,27 +41,20 @@ function InviteForm({ workspace }: { workspace: Workspace }) {
 }
 
 function Members({ workspace }: { workspace: Workspace }) {
-  const api = useApi();
-  const queries = useQueryClient();
   const me = useSession().session?.user.id;
-  const [error, setError] = useState<unknown>(null);
-  const members = useQuery({ queryKey: ['members', workspace.id], queryFn: async () => (await api.call('listMembers', { params: { workspaceId: workspace.id } })).data });
+  const members = useMembers(workspace.id);
   const isAdmin = roleMayCall(workspace.role, 'listInvites');
-  const invites = useQuery({ queryKey: ['invites', workspace.id], enabled: isAdmin, queryFn: async () => (await api.call('listInvites', { params: { workspaceId: workspace.id } })).data });
-  const act = async (fn: () => Promise<unknown>) => {
-    setError(null);
-    try { await fn(); } catch (err) { setError(err); }
-    await queries.invalidateQueries({ queryKey: ['members', workspace.id] });
-    await queries.invalidateQueries({ queryKey: ['invites', workspace.id] });
-    await queries.invalidateQueries({ queryKey: ['workspaces'] });
-  };
-  const setRole = (userId: string, role: Role) => act(() => api.call('updateMember', { params: { workspaceId: workspace.id, userId }, body: { role } }));
+  const invites = useInvites(workspace.id, isAdmin);
+  const updateMember = useUpdateMember(workspace.id);
+  const deleteMember = useDeleteMember(workspace.id);
+  const deleteInvite = useDeleteInvite(workspace.id);
+  const setRole = (userId: string, role: Role) => updateMember.mutate({ userId, role });
   const remove = (userId: string, email: string) => {
-    if (window.confirm(userId === me ? `Leave ${workspace.name}?` : `Remove ${email} from ${workspace.name}?`)) void act(() => api.call('deleteMember', { params: { workspaceId: workspace.id, userId } }));
+    if (window.confirm(userId === me ? `Leave ${workspace.name}?` : `Remove ${email} from ${workspace.name}?`)) deleteMember.mutate(userId);
   };
   return (
     <>
-      <ErrorAlert error={members.error ?? error} />
+      <ErrorAlert error={members.error ?? updateMember.error ?? deleteMember.error ?? deleteInvite.error} />
       {members.isLoading ? <Loading what="Loading members" /> : null}
       {members.data ? (
         <div className="table-wrap" role="region" aria-label="Members" tabIndex={0}>
@@ -75,7 +65,7 @@ function Members({ workspace }: { workspace: Workspace }) {
                 <tr key={m.userId}>
                   <td>{m.name}{m.userId === me ? ' (you)' : ''}</td><td>{m.email}</td>
                   <td>{workspace.role === 'owner' ? (
-                    <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => void setRole(m.userId, e.target.value as Role)}>
+                    <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => setRole(m.userId, e.target.value as Role)}>
                       {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
                     </select>
                   ) : m.role}</td>
@@ -94,7 +84,7 @@ function Members({ workspace }: { workspace: Workspace }) {
           <ul>
             {invites.data?.map((i) => (
               <li key={i.id}>{i.email} as {i.role}, expires {new Date(i.expiresAt).toLocaleDateString()}{' '}
-                <button type="button" className="link-button" onClick={() => void act(() => api.call('deleteInvite', { params: { workspaceId: workspace.id, inviteId: i.id } }))}>Revoke</button>
+                <button type="button" className="link-button" onClick={() => deleteInvite.mutate(i.id)}>Revoke</button>
               </li>
             ))}
           </ul>

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CreateOAuthClientBodySchema, OAUTH_CLIENT_TYPES, type CreatedOAuthClient, type Workspace } from '@hop/shared';
-import { useApi } from '../api.js';
+import { useCreateOAuthClient, useDeleteOAuthClient, useOAuthClients, useRegenerateOAuthClientSecret } from '../queries/oauth-clients.js';
 import { roleMayCall } from '@hop/shared';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
@@ -14,12 +13,10 @@ import { SecretOnce } from '../components/secret-once.js';
 import { CopyButton } from '../components/copy-button.js';
 
 function CreateClientForm({ workspace, onCreated }: { workspace: Workspace; onCreated: (c: CreatedOAuthClient) => void }) {
-  const api = useApi();
-  const queries = useQueryClient();
   const { onSubmit, errors, alert, busy } = useCheckedForm(CreateOAuthClientBodySchema, {
     read: (f) => ({ name: f.get('name'), type: f.get('type'), redirectUris: String(f.get('redirectUris') ?? '').split(/\s+/).filter(Boolean) }),
-    send: async (body) => (await api.call('createOAuthClient', { params: { workspaceId: workspace.id }, body })).data,
-    onSuccess: async (c) => { onCreated(c); await queries.invalidateQueries({ queryKey: ['oauth-clients', workspace.id] }); },
+    mutation: useCreateOAuthClient(workspace.id),
+    onSuccess: onCreated,
   });
   return (
     <form onSubmit={onSubmit} noValidate className="card">
@@ -35,22 +32,16 @@ function CreateClientForm({ workspace, onCreated }: { workspace: Workspace; onCr
 }
 
 function Clients({ workspace }: { workspace: Workspace }) {
-  const api = useApi();
-  const queries = useQueryClient();
   const [created, setCreated] = useState<CreatedOAuthClient | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const list = useQuery({ queryKey: ['oauth-clients', workspace.id], queryFn: async () => (await api.call('listOAuthClients', { params: { workspaceId: workspace.id } })).data });
-  const act = async (fn: () => Promise<unknown>) => {
-    setError(null);
-    try { await fn(); } catch (err) { setError(err); }
-    await queries.invalidateQueries({ queryKey: ['oauth-clients', workspace.id] });
-  };
+  const list = useOAuthClients(workspace.id);
+  const regenerate = useRegenerateOAuthClientSecret(workspace.id);
+  const remove = useDeleteOAuthClient(workspace.id);
   if (!roleMayCall(workspace.role, 'listOAuthClients')) return <div role="alert" className="alert">Only admins and owners manage OAuth clients.</div>;
   return (
     <>
       {created?.clientSecret ? <SecretOnce label="Client secret" value={created.clientSecret} /> : null}
       <CreateClientForm workspace={workspace} onCreated={setCreated} />
-      <ErrorAlert error={list.error ?? error} />
+      <ErrorAlert error={list.error ?? regenerate.error ?? remove.error} />
       {list.isLoading ? <Loading what="Loading OAuth clients" /> : null}
       {list.data?.length === 0 ? <Empty><p>No OAuth clients.</p></Empty> : null}
       <ul className="plain-list">
@@ -60,8 +51,8 @@ function Clients({ workspace }: { workspace: Workspace }) {
             <p>Client ID: <code>{c.clientId}</code> <CopyButton value={c.clientId} label="Copy client ID" /></p>
             <p className="hint">Redirect URIs: {c.redirectUris.join(', ')}</p>
             <div className="inline">
-              {c.type === 'confidential' ? <button type="button" className="secondary" onClick={() => void act(async () => setCreated((await api.call('regenerateOAuthClientSecret', { params: { workspaceId: workspace.id, clientId: c.id } })).data))}>Regenerate secret</button> : null}
-              <button type="button" className="secondary" onClick={() => { if (window.confirm(`Delete ${c.name}? Its tokens stop working.`)) void act(() => api.call('deleteOAuthClient', { params: { workspaceId: workspace.id, clientId: c.id } })); }}>Delete</button>
+              {c.type === 'confidential' ? <button type="button" className="secondary" onClick={() => regenerate.mutate(c.id, { onSuccess: setCreated })}>Regenerate secret</button> : null}
+              <button type="button" className="secondary" onClick={() => { if (window.confirm(`Delete ${c.name}? Its tokens stop working.`)) remove.mutate(c.id); }}>Delete</button>
             </div>
           </li>
         ))}

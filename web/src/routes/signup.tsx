@@ -1,8 +1,8 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { inviteTokenFrom, SignupBodySchema } from '@hop/shared';
-import { useApi } from '../api.js';
+import { useSignup } from '../queries/auth.js';
 import { useSession } from '../session.js';
-import { useServerInfo } from '../server-info.js';
+import { useServerInfo } from '../queries/server.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Field } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
@@ -17,7 +17,6 @@ function inviteOf(search: URLSearchParams): string | undefined {
 
 /** Sign-up as the server allows it (HOP_SIGNUP): open, by invite (asked for unless the link carried it), or closed. */
 export default function SignupPage() {
-  const api = useApi();
   const { signIn } = useSession();
   const navigate = useNavigate();
   const [search] = useSearchParams();
@@ -28,7 +27,7 @@ export default function SignupPage() {
       name: f.get('name'), email: f.get('email'), password: f.get('password'),
       inviteToken: invite ?? inviteTokenFrom(f.get('invite') as string | null),
     }),
-    send: async (body) => (await api.call('signup', { body })).data,
+    mutation: useSignup(),
     onSuccess: (session, form) => {
       signIn(session);
       // Back to an OAuth sign-in page (a path of the API) or to a page of the app; an invite is

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { EVENT_TYPES, UpdateWebhookBodySchema, type Delivery, type EventType, type Workspace } from '@hop/shared';
 import { check } from '../form-errors.js';
-import { useApi } from '../api.js';
+import { useDeliveries, useWebhook, useWebhookActions } from '../queries/webhooks.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { ErrorAlert } from '../components/error-alert.js';
@@ -25,25 +24,23 @@ function Attempts({ d }: { d: Delivery }) {
 
 function WebhookDetail({ workspace }: { workspace: Workspace }) {
   const { webhookId = '' } = useParams();
-  const api = useApi();
-  const queries = useQueryClient();
   const navigate = useNavigate();
-  const params = { workspaceId: workspace.id, webhookId };
-  const [status, setStatus] = useState<string>('');
+  const [status, setStatus] = useState<{ text: string; failed?: boolean } | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const hook = useQuery({ queryKey: ['webhook', webhookId], queryFn: async () => (await api.call('getWebhook', { params })).data });
-  const deliveries = useQuery({ queryKey: ['deliveries', webhookId], queryFn: async () => (await api.call('listDeliveries', { params, query: { limit: 50 } })).data });
-  const act = async (what: () => Promise<string | void>) => {
+  const hook = useWebhook(workspace.id, webhookId);
+  const deliveries = useDeliveries(workspace.id, webhookId);
+  const actions = useWebhookActions(workspace.id, webhookId);
+  const said = (text: string, failed = false) => () => setStatus({ text, failed });
+  const run = <V, R>(m: { mutate: (v: V, o: { onSuccess: (r: R) => void; onError: (e: unknown) => void }) => void }, v: V, onSuccess: (r: R) => void) => {
     setError(null);
-    setStatus('');
-    try {
-      const said = await what();
-      if (said) setStatus(said);
-    } catch (err) { setError(err); }
-    await queries.invalidateQueries({ queryKey: ['webhook', webhookId] });
-    await queries.invalidateQueries({ queryKey: ['deliveries', webhookId] });
+    setStatus(null);
+    m.mutate(v, { onSuccess, onError: setError });
   };
+  const test = () => run(actions.test, undefined, (data) => setStatus({
+    text: `Test event: ${data.success ? 'delivered' : 'failed'}, ${data.statusCode ?? 'no answer'} in ${data.durationMs} ms${data.error ? ` (${data.error})` : ''}`,
+    failed: !data.success,
+  }));
   if (hook.isLoading) return <Loading what="Loading webhook" />;
   if (!hook.data) return <ErrorAlert error={hook.error} />;
   const w = hook.data;
@@ -55,17 +52,17 @@ function WebhookDetail({ workspace }: { workspace: Workspace }) {
         <dt>State</dt><dd>{w.isActive ? 'enabled' : `disabled${w.disabledAt ? ` since ${new Date(w.disabledAt).toLocaleString()}` : ''}`}; {w.consecutiveFailures} failures in a row</dd>
       </dl>
       <div className="inline">
-        <button type="button" onClick={() => void act(async () => { const { data } = await api.call('testWebhook', { params, body: {} }); return `Test event: ${data.success ? 'delivered' : 'failed'}, ${data.statusCode ?? 'no answer'} in ${data.durationMs} ms${data.error ? ` (${data.error})` : ''}`; })}>Send test event</button>
+        <button type="button" onClick={test} disabled={actions.test.isPending}>Send test event</button>
         {w.isActive
-          ? <button type="button" className="secondary" onClick={() => void act(async () => { await api.call('updateWebhook', { params, body: { isActive: false } }); return 'Disabled.'; })}>Disable</button>
-          : <button type="button" className="secondary" onClick={() => void act(async () => { await api.call('enableWebhook', { params }); return 'Enabled.'; })}>Enable</button>}
-        <button type="button" className="danger" onClick={() => { if (window.confirm('Delete this webhook?')) void act(async () => { await api.call('deleteWebhook', { params }); navigate(dashboardPath('webhooks', { ws: workspace.slug })); }); }}>Delete webhook</button>
+          ? <button type="button" className="secondary" onClick={() => run(actions.update, { isActive: false }, said('Disabled.'))}>Disable</button>
+          : <button type="button" className="secondary" onClick={() => run(actions.enable, undefined, said('Enabled.'))}>Enable</button>}
+        <button type="button" className="danger" onClick={() => { if (window.confirm('Delete this webhook?')) run(actions.remove, undefined, () => navigate(dashboardPath('webhooks', { ws: workspace.slug }))); }}>Delete webhook</button>
       </div>
       <form className="card" onSubmit={(e) => {
         e.preventDefault();
         const checked = check(UpdateWebhookBodySchema, { events: new FormData(e.currentTarget).getAll('events') });
         if (!checked.data) return setError(new Error(`Events: ${Object.values(checked.errors)[0]}`));
-        void act(async () => { await api.call('updateWebhook', { params, body: { events: checked.data.events as EventType[] } }); return 'Events saved.'; });
+        run(actions.update, { events: checked.data.events as EventType[] }, said('Events saved.'));
       }}>
         <fieldset className="checks">
           <legend className="fieldset-label">Events</legend>
@@ -73,12 +70,12 @@ function WebhookDetail({ workspace }: { workspace: Workspace }) {
         </fieldset>
         <button type="submit" className="secondary">Save events</button>
       </form>
-      <form className="inline card" onSubmit={(e) => { e.preventDefault(); const grace = Number(new FormData(e.currentTarget).get('grace') || 0); void act(async () => { const { data } = await api.call('rotateWebhookSecret', { params, body: { graceSeconds: grace } }); setSecret(data.secret); }); }}>
+      <form className="inline card" onSubmit={(e) => { e.preventDefault(); const grace = Number(new FormData(e.currentTarget).get('grace') || 0); run(actions.rotate, grace, (data) => setSecret(data.secret)); }}>
         <Field label="Old secret stays valid for (seconds)" name="grace" type="number" min={0} max={86400} defaultValue={3600} />
         <button type="submit" className="secondary">Rotate secret</button>
       </form>
       {secret ? <SecretOnce label="New signing secret" value={secret} /> : null}
-      {status ? <p role="status" className="status-ok">{status}</p> : null}
+      {status ? <p role="status" className="status-ok">{status.text}</p> : null}
       <ErrorAlert error={error} />
       <h2>Deliveries</h2>
       <ErrorAlert error={deliveries.error} />
@@ -93,7 +90,7 @@ function WebhookDetail({ workspace }: { workspace: Workspace }) {
                   <td>{d.eventType}<div className="hint">{d.id}</div></td>
                   <td>{d.status}{d.nextAttemptAt ? <div className="hint">next {new Date(d.nextAttemptAt).toLocaleTimeString()}</div> : null}</td>
                   <td><Attempts d={d} /></td>
-                  <td>{d.status !== 'pending' ? <button type="button" className="link-button" onClick={() => void act(async () => { await api.call('retryDelivery', { params: { ...params, deliveryId: d.id } }); return 'Retry queued.'; })}>Retry</button> : null}</td>
+                  <td>{d.status !== 'pending' ? <button type="button" className="link-button" onClick={() => run(actions.retry, d.id, said('Retry queued.'))}>Retry</button> : null}</td>
                 </tr>
               ))}
             </tbody>

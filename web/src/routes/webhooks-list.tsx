@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CreateWebhookBodySchema, EVENT_TYPES, type CreatedWebhook, type Workspace } from '@hop/shared';
-import { useApi } from '../api.js';
+import { useCreateWebhook, useWebhooks } from '../queries/webhooks.js';
 import { roleMayCall } from '@hop/shared';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
@@ -14,15 +13,13 @@ import { SecretOnce } from '../components/secret-once.js';
 import { dashboardPath } from '@hop/shared';
 
 function CreateWebhookForm({ workspace, onCreated }: { workspace: Workspace; onCreated: (w: CreatedWebhook) => void }) {
-  const api = useApi();
-  const queries = useQueryClient();
   const { onSubmit, errors, alert, busy } = useCheckedForm(CreateWebhookBodySchema, {
     read: (f) => {
       const description = String(f.get('description') ?? '').trim();
       return { url: f.get('url'), events: f.getAll('events'), ...(description ? { description } : {}) };
     },
-    send: async (body) => (await api.call('createWebhook', { params: { workspaceId: workspace.id }, body })).data,
-    onSuccess: async (w) => { onCreated(w); await queries.invalidateQueries({ queryKey: ['webhooks', workspace.id] }); },
+    mutation: useCreateWebhook(workspace.id),
+    onSuccess: onCreated,
   });
   return (
     <form onSubmit={onSubmit} noValidate className="card">
@@ -41,9 +38,8 @@ function CreateWebhookForm({ workspace, onCreated }: { workspace: Workspace; onC
 }
 
 function Webhooks({ workspace }: { workspace: Workspace }) {
-  const api = useApi();
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
-  const list = useQuery({ queryKey: ['webhooks', workspace.id], queryFn: async () => (await api.call('listWebhooks', { params: { workspaceId: workspace.id } })).data });
+  const list = useWebhooks(workspace.id);
   if (!roleMayCall(workspace.role, 'listWebhooks')) return <div role="alert" className="alert">Only admins and owners manage webhooks.</div>;
   return (
     <>

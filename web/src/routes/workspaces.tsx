@@ -1,8 +1,6 @@
 import { Link, useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import { CreateWorkspaceBodySchema } from '@hop/shared';
-import { useApi } from '../api.js';
-import { useWorkspaces } from '../workspace.js';
+import { useCreateWorkspace, useWorkspaces } from '../queries/workspaces.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Field } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
@@ -11,16 +9,11 @@ import { Page } from '../components/layout.js';
 import { dashboardPath } from '@hop/shared';
 
 function CreateWorkspaceForm() {
-  const api = useApi();
   const navigate = useNavigate();
-  const queries = useQueryClient();
   const { onSubmit, errors, alert, busy } = useCheckedForm(CreateWorkspaceBodySchema, {
     read: (f) => ({ name: f.get('name'), slug: f.get('slug') }),
-    send: async (body) => (await api.call('createWorkspace', { body })).data,
-    onSuccess: async (ws) => {
-      await queries.invalidateQueries({ queryKey: ['workspaces'] });
-      navigate(dashboardPath('links', { ws: ws.slug }));
-    },
+    mutation: useCreateWorkspace(),
+    onSuccess: (ws) => navigate(dashboardPath('links', { ws: ws.slug })),
   });
   return (
     <form onSubmit={onSubmit} noValidate className="card">

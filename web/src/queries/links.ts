@@ -1,0 +1,88 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AnalyticsQuery, CreateLinkBody, Link, ListLinksQuery, UpdateLinkBody } from '@hop/shared';
+import { useApi } from '../api.js';
+import { tagKeys } from './tags.js';
+
+export const linkKeys = {
+  /** Everything cached about the workspace's links: lists, links, analytics, QR codes. */
+  all: (workspaceId: string) => ['links', workspaceId] as const,
+  lists: (workspaceId: string) => ['links', workspaceId, 'list'] as const,
+  list: (workspaceId: string, query: ListLinksQuery) => ['links', workspaceId, 'list', query] as const,
+  detail: (workspaceId: string, linkId: string) => ['links', workspaceId, 'link', linkId] as const,
+  analytics: (workspaceId: string, linkId: string, query: AnalyticsQuery) => ['links', workspaceId, 'link', linkId, 'analytics', query] as const,
+  qrCodes: (workspaceId: string, linkId: string) => ['links', workspaceId, 'link', linkId, 'qr'] as const,
+};
+
+/** One page of the workspace's links; the previous page stays on screen while the next loads. */
+export function useLinks(workspaceId: string, query: ListLinksQuery) {
+  const api = useApi();
+  return useQuery({
+    queryKey: linkKeys.list(workspaceId, query),
+    queryFn: () => api.call('listLinks', { params: { workspaceId }, query }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useLink(workspaceId: string, linkId: string) {
+  const api = useApi();
+  return useQuery({ queryKey: linkKeys.detail(workspaceId, linkId), queryFn: async () => (await api.call('getLink', { params: { workspaceId, linkId } })).data });
+}
+
+export function useLinkAnalytics(workspaceId: string, linkId: string, query: AnalyticsQuery) {
+  const api = useApi();
+  return useQuery({
+    queryKey: linkKeys.analytics(workspaceId, linkId, query),
+    queryFn: async () => (await api.call('getLinkAnalytics', { params: { workspaceId, linkId }, query })).data,
+  });
+}
+
+/** Lists and tags go stale when a link changes; the link itself is put in place from the answer. */
+function useLinkChanged(workspaceId: string) {
+  const queries = useQueryClient();
+  return async (link?: Link) => {
+    if (link) queries.setQueryData(linkKeys.detail(workspaceId, link.id), link);
+    await queries.invalidateQueries({ queryKey: linkKeys.lists(workspaceId) });
+    await queries.invalidateQueries({ queryKey: tagKeys.all(workspaceId) });
+  };
+}
+
+export function useCreateLink(workspaceId: string) {
+  const api = useApi();
+  const changed = useLinkChanged(workspaceId);
+  return useMutation({
+    mutationFn: async (body: CreateLinkBody) => (await api.call('createLink', { params: { workspaceId }, body })).data,
+    onSuccess: (link) => changed(link),
+  });
+}
+
+export function useUpdateLink(workspaceId: string) {
+  const api = useApi();
+  const changed = useLinkChanged(workspaceId);
+  return useMutation({
+    mutationFn: async ({ linkId, body }: { linkId: string; body: UpdateLinkBody }) => (await api.call('updateLink', { params: { workspaceId, linkId }, body })).data,
+    onSuccess: (link) => changed(link),
+  });
+}
+
+export function useDeleteLink(workspaceId: string) {
+  const api = useApi();
+  const queries = useQueryClient();
+  const changed = useLinkChanged(workspaceId);
+  return useMutation({
+    mutationFn: (linkId: string) => api.call('deleteLink', { params: { workspaceId, linkId } }),
+    onSuccess: async (_, linkId) => {
+      queries.removeQueries({ queryKey: linkKeys.detail(workspaceId, linkId) });
+      await changed();
+    },
+  });
+}
+
+/** Requests the destination now and stores its health on the link. */
+export function useCheckLink(workspaceId: string) {
+  const api = useApi();
+  const changed = useLinkChanged(workspaceId);
+  return useMutation({
+    mutationFn: async (linkId: string) => (await api.call('checkLink', { params: { workspaceId, linkId } })).data,
+    onSuccess: (link) => changed(link),
+  });
+}
