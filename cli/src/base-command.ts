@@ -41,6 +41,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** The one source of terminal facts (TTY, width, colour): see io.ts. */
   protected readonly io: IO = systemIO();
   #client?: HopClient;
+  #reloading?: Promise<void>;
 
   public async init(): Promise<void> {
     await super.init();
@@ -70,6 +71,30 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (!credential) throw new AuthRequiredError();
     this.#client ??= this.clientFor(apiUrl, credential);
     return this.#client;
+  }
+
+  /**
+   * The API client with the stored login as it is now. A command that runs for hours (`hop mcp`)
+   * outlives the hour a browser login's access token lasts, and meanwhile another `hop` may
+   * refresh the login (rotating the refresh token this process read at start), log out or log in
+   * again: the settings file is read again before each call and the token refreshed when due, one
+   * refresh at a time, since a refresh token used twice ends the login.
+   */
+  protected async currentApi(): Promise<HopClient> {
+    // HOP_API_KEY, when set, is the credential whatever the file says.
+    if (this.settings.credentialSource !== 'env') {
+      this.#reloading ??= this.#reloadLogin().finally(() => (this.#reloading = undefined));
+      await this.#reloading;
+    }
+    return this.api;
+  }
+
+  async #reloadLogin(): Promise<void> {
+    this.store = openConfigStore();
+    await refreshIfExpiring(this.store, this.settings.apiUrl);
+    const settings = resolveSettings(this.store);
+    if (settings.credential !== this.settings.credential) this.#client = undefined;
+    this.settings = settings;
   }
 
   /** A key goes in X-API-Key, anything else is a bearer token (docs/api.md, Access). */
