@@ -83,3 +83,20 @@ test('npx ./<tarball> links create works with HOP_API_KEY alone', async () => {
   const links = await key.api.call('listLinks', { params: { workspaceId: t.workspaceId }, query: {} });
   assert.deepEqual(links.data.map((l) => l.url), ['https://example.com/npx']);
 });
+
+test('the installed hop mcp answers an MCP client on stdio with the bundled SDK', async () => {
+  const t = await team();
+  const key = await apiKey(t, ['links:read']);
+  const messages = [
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'package-test', version: '1' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_links', arguments: {} } },
+  ];
+  const res = asUser(hop, ['mcp', '--read-only'], { HOP_API_URL: API_URL, HOP_API_KEY: key.key }, messages.map((m) => `${JSON.stringify(m)}\n`).join(''));
+  assert.equal(res.code, 0, res.stderr);
+  const answers = new Map(res.stdout.trim().split('\n').map((line) => JSON.parse(line)).map((a) => [a.id, a.result]));
+  assert.equal(answers.get(1).serverInfo.name, 'hop');
+  assert.deepEqual(answers.get(2).tools.map((tool: { name: string }) => tool.name), ['get_link', 'list_links', 'link_analytics', 'workspace_analytics', 'resolve_link']);
+  assert.deepEqual(answers.get(3).structuredContent, { links: [], nextCursor: null });
+});

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_URL, team, type Team } from '../helpers/api.js';
 
-const HOP_BIN = fileURLToPath(new URL('../../bin/hop', import.meta.url));
+export const HOP_BIN = fileURLToPath(new URL('../../bin/hop', import.meta.url));
 
 const configDirs: string[] = [];
 process.once('exit', () => configDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -44,13 +44,19 @@ export function hopSession() {
   return { configDir, run, json, login };
 }
 
-export function runHop(args: string[], opts: HopOptions = {}): Promise<HopResult> {
+/** The environment `hop` runs in: the test server's URL, none of the caller's HOP_* or CI, then `extra` (undefined unsets). */
+export function hopEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string | undefined> = { ...process.env, HOP_API_URL: API_URL, NO_COLOR: '1' };
   for (const name of ['HOP_API_KEY', 'HOP_WORKSPACE', 'HOP_CONFIG_DIR', 'CI']) delete env[name];
-  Object.assign(env, opts.env);
+  Object.assign(env, extra);
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  return env as Record<string, string>;
+}
+
+export function runHop(args: string[], opts: HopOptions = {}): Promise<HopResult> {
+  const env = hopEnv(opts.env);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HOP_BIN, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [HOP_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
