@@ -1,7 +1,8 @@
 // `hop mcp` as an MCP client meets it: the SDK's own Client launches the real `hop mcp` over
 // stdio (StdioClientTransport), lists its tools and calls each against the run's server.
-import { after, before, test } from 'node:test';
+import { before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -15,11 +16,8 @@ const ALL_TOOLS = [
 ];
 const READING_TOOLS = ['get_link', 'list_links', 'link_analytics', 'workspace_analytics', 'resolve_link'];
 
-const clients: Client[] = [];
-after(() => Promise.all(clients.map((c) => c.close())));
-
-/** The SDK's client connected to `hop mcp <args>` run with the settings in `configDir`. */
-async function connect(configDir: string, args: string[] = []): Promise<Client> {
+/** The SDK's client connected to `hop mcp <args>` run with the settings in `configDir`, closed when the test ends. */
+async function connect(ctx: TestContext, configDir: string, args: string[] = []): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [HOP_BIN, 'mcp', ...args],
@@ -28,7 +26,7 @@ async function connect(configDir: string, args: string[] = []): Promise<Client> 
   });
   const client = new Client({ name: 'hop-test', version: '1.0.0' });
   await client.connect(transport);
-  clients.push(client);
+  ctx.after(() => client.close());
   return client;
 }
 
@@ -53,8 +51,8 @@ before(async () => {
   ({ t, hop } = await loggedInTeam());
 });
 
-test('hop mcp lists the nine tools, marks those that change anything, and takes input schemas from the contracts', async () => {
-  const client = await connect(hop.configDir);
+test('hop mcp lists the nine tools, marks those that change anything, and takes input schemas from the contracts', async (ctx) => {
+  const client = await connect(ctx, hop.configDir);
   assert.equal(client.getServerVersion()?.name, 'hop');
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((tool) => tool.name), ALL_TOOLS);
@@ -79,8 +77,8 @@ test('hop mcp lists the nine tools, marks those that change anything, and takes 
   assert.deepEqual(resolve.required, ['link']);
 });
 
-test('hop mcp: every tool against the server, with the CLI\'s login and default workspace', async () => {
-  const client = await connect(hop.configDir);
+test('hop mcp: every tool against the server, with the CLI\'s login and default workspace', async (ctx) => {
+  const client = await connect(ctx, hop.configDir);
   const slug = `mcp-${Date.now().toString(36)}`;
   const created = await call<Link>(client, 'create_link', { url: 'https://example.com/mcp', slug, tags: ['Agents'] });
   assert.deepEqual([created.slug, created.url, created.tags], [slug, 'https://example.com/mcp', ['agents']]);
@@ -121,8 +119,8 @@ test('hop mcp: every tool against the server, with the CLI\'s login and default 
   assert.match(await refusal(client, 'get_link', { link: slug }), /no link with slug/);
 });
 
-test('hop mcp: bad input is a tool error with the reason, from the schema or the server', async () => {
-  const client = await connect(hop.configDir);
+test('hop mcp: bad input is a tool error with the reason, from the schema or the server', async (ctx) => {
+  const client = await connect(ctx, hop.configDir);
   assert.match(await refusal(client, 'create_link', { url: 'ftp://example.com/x' }), /Invalid arguments for tool create_link: must be an absolute http or https URL at url/);
   assert.match(await refusal(client, 'update_link', { link: 'nope', changes: {} }), /name at least one field to change/);
   assert.match(await refusal(client, 'link_analytics', { link: 'x', days: 7, start: '2026-01-01' }), /either days or start\/end/);
@@ -130,9 +128,9 @@ test('hop mcp: bad input is a tool error with the reason, from the schema or the
   assert.match(await refusal(client, 'create_qr', { link: link.id, foregroundColor: '#777777', backgroundColor: '#888888' }), /contrast ratio .*\(VALIDATION_ERROR\)/);
 });
 
-test('hop mcp --read-only offers only the reading tools and refuses the others', async () => {
+test('hop mcp --read-only offers only the reading tools and refuses the others', async (ctx) => {
   const link = (await t.api.call('createLink', { params: { workspaceId: t.workspaceId }, body: { url: 'https://example.com/read-only' } })).data;
-  const client = await connect(hop.configDir, ['--read-only']);
+  const client = await connect(ctx, hop.configDir, ['--read-only']);
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((tool) => tool.name), READING_TOOLS);
   assert.match(await refusal(client, 'delete_link', { link: link.id }), /delete_link not found/);
@@ -140,11 +138,11 @@ test('hop mcp --read-only offers only the reading tools and refuses the others',
   await t.api.call('getLink', { params: { workspaceId: t.workspaceId, linkId: link.id } });
 });
 
-test('hop mcp with a key of links:read: reading works, the rest is refused naming the scope', async () => {
+test('hop mcp with a key of links:read: reading works, the rest is refused naming the scope', async (ctx) => {
   const key = await apiKey(t, ['links:read']);
   const keyHop = hopSession();
   await keyHop.login(key.key);
-  const client = await connect(keyHop.configDir);
+  const client = await connect(ctx, keyHop.configDir);
   assert.ok(Array.isArray((await call<{ links: Link[] }>(client, 'list_links', {})).links));
   assert.match(await refusal(client, 'create_link', { url: 'https://example.com/no-scope' }), /links:write.*\(INSUFFICIENT_SCOPE\)$/);
   assert.match(await refusal(client, 'workspace_analytics', {}), /analytics:read.*\(INSUFFICIENT_SCOPE\)$/);
@@ -162,4 +160,24 @@ test('hop mcp keeps stdout to the protocol, ends when stdin closes, and without 
   assert.equal(anonymous.code, 4);
   assert.match(anonymous.stderr, /not logged in/);
   assert.equal(anonymous.stdout, '');
+});
+
+test('every registration docs/agents.md shows starts a server that lists its tools', async (ctx) => {
+  const page = readFileSync(new URL('../../docs/agents.md', import.meta.url), 'utf8');
+  const argLists = new Set<string>();
+  for (const [, block] of page.matchAll(/```json\n([\s\S]*?)```/g)) {
+    const config = JSON.parse(block!) as { mcpServers?: Record<string, { command: string; args: string[] }>; servers?: Record<string, { command: string; args: string[] }> };
+    const servers = Object.values(config.mcpServers ?? config.servers ?? {});
+    assert.equal(servers.length, 1, block);
+    for (const server of servers) {
+      assert.match(server.command, /(^|\/)hop$/);
+      argLists.add(JSON.stringify(server.args));
+    }
+  }
+  for (const [, args] of page.matchAll(/^claude mcp add .* -- hop (.+)$/gm)) argLists.add(JSON.stringify(args!.split(' ')));
+  assert.deepEqual([...argLists].sort(), ['["mcp","--read-only"]', '["mcp"]']);
+  for (const args of [...argLists].map((a) => JSON.parse(a) as string[])) {
+    const { tools } = await (await connect(ctx, hop.configDir, args.slice(1))).listTools();
+    assert.deepEqual(tools.map((tool) => tool.name), args.includes('--read-only') ? READING_TOOLS : ALL_TOOLS);
+  }
 });
