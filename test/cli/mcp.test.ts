@@ -2,13 +2,15 @@
 // stdio (StdioClientTransport), lists its tools and calls each against the run's server.
 import { before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { CreateLinkBodySchema, ResolveLinkQuerySchema, type Analytics, type Link, type LinkResolution, type QrCode } from '@hop/shared';
-import { apiKey, eventually, visit, type Team } from '../helpers/api.js';
+import { API_URL, apiKey, eventually, visit, type Team } from '../helpers/api.js';
+import { CLI_CLIENT, oauthTokens } from '../helpers/oauth.js';
 import { HOP_BIN, hopEnv, hopSession, loggedInTeam } from './run-hop.js';
 
 const ALL_TOOLS = [
@@ -180,4 +182,40 @@ test('every registration docs/agents.md shows starts a server that lists its too
     const { tools } = await (await connect(ctx, hop.configDir, args.slice(1))).listTools();
     assert.deepEqual(tools.map((tool) => tool.name), args.includes('--read-only') ? READING_TOOLS : ALL_TOOLS);
   }
+});
+
+test('hop mcp reads the stored login before each call: refreshes it once when due, takes up another hop\'s refresh', async (ctx) => {
+  const tokens = await oauthTokens(t, t.workspaceId);
+  const session = hopSession();
+  const file = join(session.configDir, 'config.json');
+  type Stored = { credential: string; oauth: { expiresAt: string } };
+  const stored = () => JSON.parse(readFileSync(file, 'utf8')) as Stored;
+  const store = (settings: Stored) => writeFileSync(file, JSON.stringify(settings), { mode: 0o600 });
+  // The CLI refreshes an access token a minute before the expiry it stored: a past one is due.
+  const due = () => store({ ...stored(), oauth: { ...stored().oauth, expiresAt: new Date(Date.now() - 1000).toISOString() } });
+  store({
+    apiUrl: API_URL, credential: tokens.access_token, workspace: t.workspaceId, workspaceSlug: t.slug,
+    oauth: { clientId: CLI_CLIENT, refreshToken: tokens.refresh_token, expiresAt: new Date(Date.now() + 3_600_000).toISOString(), scopes: tokens.scope.split(' '), workspaceId: t.workspaceId },
+  } as Stored);
+  const client = await connect(ctx, session.configDir);
+  await call(client, 'list_links', { limit: 1 });
+  assert.equal(stored().credential, tokens.access_token, 'not due: not refreshed');
+
+  // Another hop refreshes the login, rotating the refresh token the server read at its start.
+  due();
+  const whoami = await session.run(['whoami']);
+  assert.equal(whoami.code, 0, whoami.stderr);
+  const second = stored();
+  assert.notEqual(second.credential, tokens.access_token);
+  await call(client, 'list_links', { limit: 1 });
+  assert.equal(stored().credential, second.credential, 'the server used the new login, not the old refresh token');
+
+  // Due again: two calls at once refresh it once; a second refresh would reuse the rotated token and end the login.
+  due();
+  const [a, b] = await Promise.all([call(client, 'list_links', { limit: 1 }), call(client, 'list_links', { limit: 1 })]);
+  assert.deepEqual(a, b);
+  const third = stored();
+  assert.notEqual(third.credential, second.credential, 'refreshed by the server');
+  assert.ok(Date.parse(third.oauth.expiresAt) > Date.now() + 30 * 60_000, third.oauth.expiresAt);
+  await call(client, 'create_link', { url: 'https://example.com/refreshed' });
 });
