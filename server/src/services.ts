@@ -53,6 +53,7 @@ import { createRedisCounterStore } from './domain/rate-limits/redis-counter-stor
 import { createRateLimiter } from './domain/rate-limits/rate-limiter.js';
 import { createRateLimitsService } from './domain/rate-limits/rate-limits-service.js';
 import { createPlanMode } from './domain/plans/plan-mode.js';
+import { createFeatureGate } from './domain/plans/plan-gates.js';
 import { createOAuthClientsService } from './domain/oauth/oauth-clients-service.js';
 import { createOAuthService } from './domain/oauth/oauth-service.js';
 import { createDeviceCodes } from './domain/oauth/device-codes.js';
@@ -148,13 +149,14 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
   const sendInvite: SendInvite | undefined = mailInvite && (async (mail) => {
     await mailInvite(mail).catch((err) => opts.log?.error({ err, inviteId: mail.invite.id }, 'sending the invite e-mail failed'));
   });
+  const features = createFeatureGate(config.dashboardUrl);
   const sender = createWebhookSender({ post: createSafePost({ allowPrivate: config.allowPrivateUrls }) });
   const webhooks = createWebhooksService({
     db, clock, newId, sender,
     box: createSecretBox(secretText),
     checkUrl: createUrlGuard({ allowPrivate: config.allowPrivateUrls }),
-    config: { dashboardUrl: config.dashboardUrl, shortDomain: config.shortDomain, shortScheme: config.shortScheme },
-    plans,
+    config: { shortDomain: config.shortDomain, shortScheme: config.shortScheme },
+    plans, features,
   });
   // Counters shared by every process: in Redis when configured, else in the database (docs/api.md, Limits).
   const rateLimits = createRateLimitsService({
@@ -200,13 +202,14 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
   return {
     db,
     plans,
+    features,
     rateLimits,
     outbox,
     interest,
     webhooks,
     streamResults: createStreamResults({ db }),
     triggerEvent: createEventTrigger({
-      db, clock, newId, outbox, webhooks, config: { shortDomain: config.shortDomain, shortScheme: config.shortScheme },
+      db, clock, newId, outbox, webhooks, features, config: { shortDomain: config.shortDomain, shortScheme: config.shortScheme },
     }),
     eventStreams: createEventStreamHub({ db, clock, newId, serverSecret: secretText, interest }),
     dispatcher: createDispatcher({

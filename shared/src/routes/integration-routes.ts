@@ -8,7 +8,7 @@ export const integrationRoutes = {
   // Integration surface for automation platforms: bare bodies, the credential's workspace.
   integrationSubscribe: route({
     method: 'POST', path: '/api/v1/webhooks', summary: 'REST hook: subscribe', tag: 'integration', auth: 'credential', workspace: 'credential',
-    scope: 'webhooks:manage', role: 'admin', status: 201, body: IntegrationSubscribeBodySchema, response: IntegrationWebhookSchema, bare: true,
+    scope: 'webhooks:manage', role: 'admin', feature: 'webhooks', status: 201, body: IntegrationSubscribeBodySchema, response: IntegrationWebhookSchema, bare: true,
   }),
   integrationUnsubscribe: route({
     method: 'DELETE', path: '/api/v1/webhooks/:webhookId', summary: 'REST hook: unsubscribe', tag: 'integration',

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Role } from '../workspaces.js';
 import type { Scope } from '../scopes.js';
+import type { GatedFeature } from '../plans.js';
 
 /**
  * Who may call a route:
@@ -58,6 +59,12 @@ export interface RouteDef {
   scope?: Scope;
   /** Weakest workspace role allowed, for routes acting in a workspace. */
   role?: Role;
+  /**
+   * Plan feature the workspace must have (plans.ts, GATED_FEATURES), refused with TIER_REQUIRED.
+   * Only where the whole route needs it: a rule that depends on the body (a field that needs a
+   * plan) stays in its service.
+   */
+  feature?: GatedFeature;
   status: 200 | 201 | 202;
   params?: z.ZodType;
   query?: z.ZodType;

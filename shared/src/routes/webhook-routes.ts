@@ -13,7 +13,7 @@ export const webhookRoutes = {
   }),
   createWebhook: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/webhooks', summary: 'Create a webhook (secret shown once)',
-    tag: 'webhooks', auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', status: 201, params: WorkspaceParamsSchema,
+    tag: 'webhooks', auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', feature: 'webhooks', status: 201, params: WorkspaceParamsSchema,
     body: CreateWebhookBodySchema, response: envelope(CreatedWebhookSchema), idempotent: true,
   }),
   getWebhook: route({
@@ -34,18 +34,18 @@ export const webhookRoutes = {
   rotateWebhookSecret: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/webhooks/:webhookId/rotate-secret',
     summary: 'Issue a new secret, optionally signing with the old one too for a grace period', tag: 'webhooks',
-    auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', status: 200, params: WebhookParamsSchema,
+    auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', feature: 'webhooks', status: 200, params: WebhookParamsSchema,
     body: RotateSecretBodySchema, response: envelope(RotatedSecretSchema),
   }),
   testWebhook: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/webhooks/:webhookId/test',
     summary: 'Send a sample event now and report the answer', tag: 'webhooks', auth: 'credential', workspace: 'path',
-    scope: 'webhooks:manage', role: 'admin', status: 200, params: WebhookParamsSchema, body: TestWebhookBodySchema,
+    scope: 'webhooks:manage', role: 'admin', feature: 'webhooks', status: 200, params: WebhookParamsSchema, body: TestWebhookBodySchema,
     response: envelope(WebhookTestResultSchema),
   }),
   enableWebhook: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/webhooks/:webhookId/enable', summary: 'Re-enable a disabled webhook',
-    tag: 'webhooks', auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', status: 200,
+    tag: 'webhooks', auth: 'credential', workspace: 'path', scope: 'webhooks:manage', role: 'admin', feature: 'webhooks', status: 200,
     params: WebhookParamsSchema, response: envelope(WebhookSchema),
   }),
   listDeliveries: route({
@@ -56,7 +56,7 @@ export const webhookRoutes = {
   retryDelivery: route({
     method: 'POST', path: '/v1/workspaces/:workspaceId/webhooks/:webhookId/deliveries/:deliveryId/retry',
     summary: 'Send a delivery again (same delivery id)', tag: 'webhooks', auth: 'credential', workspace: 'path', scope: 'webhooks:manage',
-    role: 'admin', status: 200, params: DeliveryParamsSchema, response: envelope(DeliverySchema),
+    role: 'admin', feature: 'webhooks', status: 200, params: DeliveryParamsSchema, response: envelope(DeliverySchema),
   }),
 
   triggerEvent: route({

@@ -48,8 +48,9 @@ async function resolveActor(services: Services, source: Exclude<WorkspaceSource,
 
 /**
  * Every access rule a route declares in shared/routes.ts, in one place: the credential, its
- * scope, the workspace the route acts in and the caller's membership and role there. Sets
- * `req.principal` and `req.actor` as far as it got, so that a refusal counts where it belongs.
+ * scope, the workspace the route acts in, the caller's membership and role there, and the plan
+ * feature the workspace must have. Sets `req.principal` and `req.actor` as far as it got, so that
+ * a refusal counts where it belongs.
  */
 async function checkAccess(services: Services, def: RouteDef, req: FastifyRequest, checkParams: () => void) {
   const principal = await authenticate(services, req);
@@ -63,6 +64,7 @@ async function checkAccess(services: Services, def: RouteDef, req: FastifyReques
   if (def.role && !roleAtLeast(actor.role, def.role)) {
     throw new HopError('FORBIDDEN', `this needs the ${def.role} role or higher; you are ${actor.role}`, { requiredRole: def.role, role: actor.role });
   }
+  if (def.feature) services.features(def.feature, actor);
 }
 
 /**

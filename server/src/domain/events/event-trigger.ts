@@ -2,6 +2,7 @@ import type { EventType, TriggerEventBody, TriggerEventResult } from '@hop/share
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
+import type { FeatureGate } from '../plans/plan-gates.js';
 import type { Membership } from '../workspaces/workspaces-service.js';
 import type { WebhooksService } from '../webhooks/webhooks-service.js';
 import type { EventOutbox } from './event-outbox.js';
@@ -13,12 +14,14 @@ import { sampleEnvelope } from './sample-events.js';
  * published to the workspace's live event stream for `hop webhooks tail` (any plan).
  */
 export function createEventTrigger(deps: {
-  db: Database; clock: Clock; newId: IdGenerator; outbox: EventOutbox; webhooks: WebhooksService;
+  db: Database; clock: Clock; newId: IdGenerator; outbox: EventOutbox; webhooks: WebhooksService; features: FeatureGate;
   config: { shortDomain: string; shortScheme: string };
 }) {
   return async function trigger(ws: Membership, body: TriggerEventBody): Promise<TriggerEventResult> {
     const type: EventType = body.type;
     if (body.webhookId) {
+      // Only a webhook target needs the plan, so the check follows the body rather than the route.
+      deps.features('webhooks', ws);
       const r = await deps.webhooks.test(ws, body.webhookId, type);
       return { ...r, type, target: 'webhook', webhookId: body.webhookId };
     }

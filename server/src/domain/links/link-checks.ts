@@ -47,6 +47,7 @@ export function createLinkChecks(deps: {
 
     /** The checks that read no row of the link; they run before its transaction. */
     async fields(actor: Actor, body: UpdateInput, loops: LoopCheck = isLoopHost) {
+      // A field that needs a plan: the route cannot declare it, since only this body asks for it.
       if (body.password) requireFeature('password_protection', actor, config.dashboardUrl);
       await checkDestination('url', body.url, loops);
       await checkDestination('expiredUrl', body.expiredUrl, loops);

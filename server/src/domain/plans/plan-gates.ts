@@ -25,3 +25,9 @@ export function requireFeature(
     upgradeUrl: `${dashboardUrl}${dashboardPath('billing', { ws: workspace.slug })}`,
   });
 }
+
+/** Where a workspace lacking a feature is sent to upgrade: the dashboard's billing page. */
+export type FeatureGate = (feature: GatedFeature, workspace: { plan: Plan; slug: string }) => void;
+
+/** requireFeature with the server's dashboard: what the access hook and the body-dependent checks call. */
+export const createFeatureGate = (dashboardUrl: string): FeatureGate => (feature, workspace) => requireFeature(feature, workspace, dashboardUrl);

@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../clock.js';
 import { HopError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
-import { plansWith, requireFeature } from '../plans/plan-gates.js';
+import { plansWith, type FeatureGate } from '../plans/plan-gates.js';
 import type { PlanMode } from '../plans/plan-mode.js';
 import type { Actor } from '../auth/actor.js';
 import type { Membership } from '../workspaces/workspaces-service.js';
@@ -14,7 +14,6 @@ import { afterCreated, createdKeyOf, pageOf, type PageQuery } from '../paginatio
 import { DELIVERY_SELECT, toDelivery, toWebhook, type DeliveryRow, type WebhookRow } from './webhook-row.js';
 
 export interface WebhooksConfig {
-  dashboardUrl: string;
   shortDomain: string;
   shortScheme: string;
 }
@@ -32,8 +31,10 @@ export function createWebhooksService(deps: {
   config: WebhooksConfig;
   /** How a workspace's stored plan reads (HOP_PLANS). */
   plans: PlanMode;
+  /** The webhooks feature, for the one change whose need of it depends on the body (update). */
+  features: FeatureGate;
 }) {
-  const { db, clock, newId, box, sender, checkUrl, config, plans } = deps;
+  const { db, clock, newId, box, sender, checkUrl, config, plans, features } = deps;
 
   async function load(workspaceId: string, webhookId: string): Promise<WebhookRow> {
     const [row] = await db.query<WebhookRow>('select * from webhooks where id = $1 and workspace_id = $2', [webhookId, workspaceId]);
@@ -54,7 +55,6 @@ export function createWebhooksService(deps: {
     signingSecrets,
 
     async create(actor: Actor, body: CreateWebhookBody, opts: { secret?: string; source?: 'api' | 'integration' } = {}): Promise<CreatedWebhook> {
-      requireFeature('webhooks', actor, config.dashboardUrl);
       await checkUrl(body.url);
       const secret = opts.secret ?? newWebhookSecret();
       const [row] = await db.query<WebhookRow>(
@@ -80,8 +80,10 @@ export function createWebhooksService(deps: {
 
     async update(ws: Membership, webhookId: string, body: UpdateWebhookBody): Promise<Webhook> {
       // Below Pro a workspace may still switch its webhooks off (and delete them), nothing more.
+      // Whether this change needs the plan depends on the body, so the check is here and not on
+      // the route (the routes that always need it declare `feature` in shared/src/routes/).
       const onlyDisables = body.isActive === false && Object.values({ ...body, isActive: undefined }).every((v) => v === undefined);
-      if (!onlyDisables) requireFeature('webhooks', ws, config.dashboardUrl);
+      if (!onlyDisables) features('webhooks', ws);
       const row = await load(ws.workspaceId, webhookId);
       if (body.url !== undefined) await checkUrl(body.url);
       const reactivate = body.isActive === true && !row.is_active;
@@ -105,7 +107,6 @@ export function createWebhooksService(deps: {
     },
 
     async rotateSecret(ws: Membership, webhookId: string, graceSeconds = 0) {
-      requireFeature('webhooks', ws, config.dashboardUrl);
       const row = await load(ws.workspaceId, webhookId);
       const secret = newWebhookSecret();
       const until = graceSeconds > 0 ? new Date(clock.now().getTime() + graceSeconds * 1000) : null;
@@ -122,7 +123,6 @@ export function createWebhooksService(deps: {
 
     /** Sends a sample event at once and reports the endpoint's answer; records nothing. */
     async test(ws: Membership, webhookId: string, type: EventType = 'link.created') {
-      requireFeature('webhooks', ws, config.dashboardUrl);
       const row = await load(ws.workspaceId, webhookId);
       await checkUrl(row.url);
       const event = sampleEnvelope({ type, workspaceId: ws.workspaceId, eventId: newId('evt'), shortDomain: config.shortDomain, scheme: config.shortScheme, now: clock.now() });
@@ -165,7 +165,6 @@ export function createWebhooksService(deps: {
 
     /** Queues one more attempt of a delivery, under the same delivery id. */
     async retryDelivery(ws: Membership, webhookId: string, deliveryId: string): Promise<Delivery> {
-      requireFeature('webhooks', ws, config.dashboardUrl);
       await load(ws.workspaceId, webhookId);
       const [d] = await db.query<{ status: string; payload: unknown }>(
         `select d.status, e.payload from deliveries d left join events e on e.id = d.event_id where d.id = $1 and d.webhook_id = $2`,
