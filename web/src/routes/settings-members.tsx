@@ -64,7 +64,7 @@ function Members({ workspace }: { workspace: Workspace }) {
               {members.data.map((m) => (
                 <tr key={m.userId}>
                   <td>{m.name}{m.userId === me ? ' (you)' : ''}</td><td>{m.email}</td>
-                  <td>{workspace.role === 'owner' ? (
+                  <td>{roleMayCall(workspace.role, 'updateMember') ? (
                     <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => setRole(m.userId, e.target.value as Role)}>
                       {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
                     </select>
