@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { ASSIGNABLE_PLANS, SIGNUP_MODES, type AssignablePlan, type SignupMode } from '@hop/shared';
+import { ASSIGNABLE_PLANS, HttpUrlSettingSchema, SIGNUP_MODES, type AssignablePlan, type SignupMode } from '@hop/shared';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, 'must be host or host:port');
 /** A resolver address as node's dns accepts it: `ip`, `ip:port` or `[ipv6]:port`. */
@@ -8,7 +8,6 @@ const isDnsServer = (s: string) => {
   const m = /^\[(.+)\]:(\d{1,5})$/.exec(s) ?? /^([^:]+):(\d{1,5})$/.exec(s);
   return m ? isIP(m[1]) !== 0 && Number(m[2]) <= 65535 : isIP(s) !== 0;
 };
-const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL');
 
 /**
  * The environment, per docs/api.md, Operating the server. Parsed once at start; a wrong value stops
@@ -19,10 +18,10 @@ export const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   HOP_DATA_DIR: z.string().min(1).default('./.hop-data'),
-  HOP_BASE_URL: httpUrl.optional(),
+  HOP_BASE_URL: HttpUrlSettingSchema.optional(),
   HOP_SHORT_DOMAIN: hostPort.optional(),
   HOP_SHORT_SCHEME: z.enum(['http', 'https']).optional(),
-  HOP_DASHBOARD_URL: httpUrl.optional(),
+  HOP_DASHBOARD_URL: HttpUrlSettingSchema.optional(),
   HOP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   HOP_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Bearer token that GET /metrics requires; unset, /metrics answers 404. */

@@ -14,6 +14,8 @@
  * The one place that decides; the schema and the redirector both ask it.
  */
 
+import { isHttpUrl } from './urls.js';
+
 /** Schemes that browsers or operating systems handle themselves: never an app's own. */
 const SYSTEM_SCHEMES = new Set([
   'javascript', 'vbscript', 'livescript', 'data', 'file', 'blob', 'about', 'view-source', 'jar', 'filesystem',
@@ -22,15 +24,6 @@ const SYSTEM_SCHEMES = new Set([
 ]);
 
 const SCHEME = /^([a-z][a-z0-9+.-]{0,63}):/i;
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const u = new URL(text);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0 && /^https?:\/\//i.test(text);
-  } catch {
-    return false;
-  }
-}
 
 /** An app's own scheme name: not the browser's or the system's. */
 function isAppScheme(name: string): boolean {

@@ -8,6 +8,7 @@ export * from './accounts.js';
 export * from './workspaces.js';
 export * from './api-keys.js';
 export * from './members.js';
+export * from './urls.js';
 export * from './links.js';
 export * from './link-fields.js';
 export * from './app-links.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { absoluteUrl } from './urls.js';
 import { idSchema, TimestampSchema } from './ids.js';
 import { CreateLinkBodySchema } from './links.js';
 import { EventTypeSchema } from './events.js';
@@ -8,7 +9,7 @@ import { EventTypeSchema } from './events.js';
  * workspace being the credential's.
  */
 export const IntegrationSubscribeBodySchema = z.strictObject({
-  targetUrl: z.string().max(2048).url(),
+  targetUrl: absoluteUrl(),
   events: z.array(EventTypeSchema).min(1),
   /** Chosen by the platform, at least 32 characters; generated when absent. */
   secret: z.string().min(32).max(256).optional(),

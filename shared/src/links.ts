@@ -4,6 +4,7 @@ import { idSchema, TimestampSchema } from './ids.js';
 import { PageQuerySchema } from './envelope.js';
 import { WorkspaceParamsSchema } from './workspaces.js';
 import { appLinkProblem } from './app-links.js';
+import { DestinationUrlSchema, HttpsUrlSchema } from './urls.js';
 
 /** Words the redirector or the API own; a link slug may not be one of them (docs/api.md, Links). */
 export const RESERVED_SLUGS = [
@@ -19,38 +20,6 @@ export const LinkSlugSchema = z
   .refine((s) => !(RESERVED_SLUGS as readonly string[]).includes(s.toLowerCase()), {
     error: (issue) => `"${String(issue.input)}" is a reserved word (the server's own paths use it)`,
   });
-
-/**
- * An absolute http(s) URL of at most 2,048 characters, stored normalised (WHATWG URL: scheme and
- * host lower-cased, IDN hosts in punycode, IPv4 written as dotted quads, default ports and dot
- * segments dropped). Control characters and backslashes are refused rather than silently dropped
- * or read as `/`, so the URL stored is the one the user meant and the one checked for loops.
- */
-export const DestinationUrlSchema = z
-  .string()
-  .max(2048)
-  // eslint-disable-next-line no-control-regex
-  .refine((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s), 'may not contain control characters (such as CR or LF)')
-  .refine((s) => !s.includes('\\'), 'may not contain a backslash')
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0 && /^https?:\/\//i.test(s);
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute http or https URL')
-  .transform((s, ctx) => {
-    let href = s;
-    try {
-      href = new URL(s).href;
-    } catch {
-      return s; // already reported above
-    }
-    if (href.length > 2048) ctx.addIssue({ code: 'custom', message: 'is longer than 2,048 characters once normalised' });
-    return href;
-  })
-  .meta({ example: 'https://example.com/launch', format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
 
 export const TagSchema = z.string().trim().min(1).max(50).transform((t) => t.toLowerCase());
 export const LinkPasswordSchema = z.string().min(8).max(256);
@@ -123,25 +92,13 @@ export const AppLinkSchema = z
   })
   .meta({ example: 'https://apps.apple.com/app/id123456789' });
 
-const HttpsImageSchema = z
-  .string()
-  .max(2048)
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      return u.protocol === 'https:' && u.hostname.length > 0;
-    } catch {
-      return false;
-    }
-  }, 'must be an https URL')
-  .meta({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]://' });
 
 /** What link-preview crawlers (Slack, X, Facebook, ...) show for the short link. */
 export const LinkPreviewSchema = z
   .strictObject({
     title: z.string().max(256).nullable().optional(),
     description: z.string().max(1024).nullable().optional(),
-    image: HttpsImageSchema.nullable().optional(),
+    image: HttpsUrlSchema.nullable().optional(),
   })
   .refine((p) => Boolean(p.title || p.description || p.image), 'give at least a title, a description or an image')
   .meta({ id: 'LinkPreview' });

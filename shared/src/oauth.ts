@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RedirectUriSchema } from './urls.js';
 import { idSchema, TimestampSchema } from './ids.js';
 import { WorkspaceParamsSchema } from './workspaces.js';
 import type { Scope } from './scopes.js';
@@ -22,26 +23,6 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
 export const OAUTH_CLIENT_TYPES = ['confidential', 'public'] as const;
 export const OAuthClientTypeSchema = z.enum(OAUTH_CLIENT_TYPES);
 
-/**
- * A redirect URI as registered: absolute, without a fragment; https, http on a loopback address
- * (any port will match, RFC 8252 7.3), or a private-use scheme with a dot (`com.example.app:/cb`).
- */
-export const RedirectUriSchema = z
-  .string()
-  .max(2000)
-  .refine((s) => {
-    let u: URL;
-    try {
-      u = new URL(s);
-    } catch {
-      return false;
-    }
-    if (u.hash || s.includes('#')) return false;
-    if (u.protocol === 'https:') return true;
-    if (u.protocol === 'http:') return ['127.0.0.1', '[::1]', 'localhost'].includes(u.hostname);
-    return /^[a-z][a-z0-9+-]*\.[a-z0-9.+-]+:$/.test(u.protocol);
-  }, 'must be an https URL, an http loopback URL (127.0.0.1, [::1], localhost) or a private-use scheme like com.example.app:/callback, without a fragment')
-  .meta({ format: 'uri' });
 
 export const OAuthClientSchema = z
   .object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { absoluteUrl } from './urls.js';
 import { idSchema, TimestampSchema } from './ids.js';
 import { PageQuerySchema } from './envelope.js';
 
@@ -34,7 +35,7 @@ export const CreateQrCodeBodySchema = z.strictObject({
   foregroundColor: HexColorSchema.default('#000000'),
   backgroundColor: HexColorSchema.default('#ffffff'),
   /** An HTTPS URL of a PNG of at most 1 MiB, fetched once when the code is created. */
-  logoUrl: z.string().url().max(2048).nullable().optional().meta({ example: 'https://example.com/logo.png' }),
+  logoUrl: absoluteUrl().nullable().optional().meta({ example: 'https://example.com/logo.png' }),
   /** Percent of the code's width the logo takes (default 20). */
   logoSize: z.number().int().min(1).max(30).optional(),
 });

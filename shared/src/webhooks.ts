@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { absoluteUrl } from './urls.js';
 import { idSchema, TimestampSchema } from './ids.js';
 import { PageQuerySchema } from './envelope.js';
 import { WorkspaceParamsSchema } from './workspaces.js';
 import { EVENT_TYPES, EventTypeSchema } from './events.js';
 
-const WebhookUrlSchema = z.string().max(2048).url();
+const WebhookUrlSchema = absoluteUrl();
 
 export const WebhookSchema = z
   .object({

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import {
-  HOP_CLI_CLIENT_ID, HOP_CLI_REDIRECT_PATH, SCOPES,
+  HOP_CLI_CLIENT_ID, HOP_CLI_REDIRECT_PATH, LOOPBACK_REDIRECT_HOSTS, SCOPES,
   type CreateOAuthClientBody, type CreatedOAuthClient, type OAuthClient,
 } from '@hop/shared';
 import type { Database } from '../../db/database.js';
@@ -40,7 +40,7 @@ export const HOP_CLI_CLIENT: RegisteredClient = {
   id: HOP_CLI_CLIENT_ID,
   name: 'Hop CLI',
   type: 'public',
-  redirectUris: ['127.0.0.1', '[::1]', 'localhost'].map((h) => `http://${h}${HOP_CLI_REDIRECT_PATH}`),
+  redirectUris: LOOPBACK_REDIRECT_HOSTS.map((h) => `http://${h}${HOP_CLI_REDIRECT_PATH}`),
   firstParty: true,
   secretHash: null,
   registeredBy: null,

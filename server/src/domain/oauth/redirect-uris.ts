@@ -1,5 +1,7 @@
+import { LOOPBACK_REDIRECT_HOSTS } from '@hop/shared';
+
 /** Loopback hosts whose port is ignored when matching (RFC 8252 7.3: the port is chosen at run time). */
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+const LOOPBACK_HOSTS = new Set(LOOPBACK_REDIRECT_HOSTS);
 
 function parse(uri: string): URL | null {
   try {
