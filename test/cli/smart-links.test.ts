@@ -7,21 +7,17 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Link, LinkResolution } from '@hop/shared';
-import { team, unique, type Team } from '../helpers/api.js';
+import { team, unique } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
-import { hopSession } from './run-hop.js';
+import { hopSession, loggedInTeam } from './run-hop.js';
 import { scratchDir } from '../helpers/scratch-dir.mjs';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
-let t: Team;
 let hop: ReturnType<typeof hopSession>;
 before(async () => {
-  t = await team();
-  hop = hopSession();
-  await hop.login(t.token);
+  ({ hop } = await loggedInTeam());
 });
-const inWs = () => ({ env: { HOP_WORKSPACE: t.workspaceId } });
 
 test('links create and update take --rule, --variant, --ios, --android and --preview-*; --clear-* removes them', async () => {
   const slug = unique('smart-');
@@ -32,7 +28,7 @@ test('links create and update take --rule, --variant, --ios, --android and --pre
     '--variant', 'https://example.com/a', '50', '--variant', 'https://example.com/b', '50',
     '--ios', 'https://apps.example.com/app/id1', '--android', 'market://details?id=com.example',
     '--preview-title', 'Launch', '--preview-image', 'https://cdn.example.com/card.png',
-  ], inWs());
+  ]);
   assert.deepEqual(link.rules, [
     { when: { country: ['DE', 'AT'], device: 'mobile' }, url: 'https://example.com/de' },
     { when: { language: 'fr' }, url: 'https://example.com/fr' },
@@ -42,16 +38,16 @@ test('links create and update take --rule, --variant, --ios, --android and --pre
   assert.equal(link.android, 'market://details?id=com.example');
   assert.deepEqual(link.preview, { title: 'Launch', image: 'https://cdn.example.com/card.png' });
 
-  const updated = await hop.json<Link>(['links', 'update', link.id, '--clear-variants', '--clear-ios', '--rule', 'os=Android -> https://example.com/droid'], inWs());
+  const updated = await hop.json<Link>(['links', 'update', link.id, '--clear-variants', '--clear-ios', '--rule', 'os=Android -> https://example.com/droid']);
   assert.equal(updated.variants, null);
   assert.equal(updated.ios, null);
   assert.deepEqual(updated.rules, [{ when: { os: 'Android' }, url: 'https://example.com/droid' }]);
   assert.equal(updated.android, 'market://details?id=com.example');
 
-  const bad = await hop.run(['links', 'update', link.id, '--rule', 'planet=mars -> https://example.com'], inWs());
+  const bad = await hop.run(['links', 'update', link.id, '--rule', 'planet=mars -> https://example.com']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /unknown condition "planet"/);
-  const badWeights = await hop.run(['links', 'update', link.id, '--variant', 'https://example.com/a', '60', '--variant', 'https://example.com/b', '30'], inWs());
+  const badWeights = await hop.run(['links', 'update', link.id, '--variant', 'https://example.com/a', '60', '--variant', 'https://example.com/b', '30']);
   assert.equal(badWeights.code, 1);
   assert.match(badWeights.stderr, /sum to 100/);
 });
@@ -59,29 +55,27 @@ test('links create and update take --rule, --variant, --ios, --android and --pre
 test('links resolve <slug|id> prints where a visitor goes; --json is {url, target, reason}', async () => {
   const slug = unique('res-');
   const link = await hop.json<Link>(['links', 'create', 'https://example.com/home', '--slug', slug,
-    '--rule', 'country=DE -> https://example.com/de', '--ios', 'myapp://open'], inWs());
-  const de = await hop.json<LinkResolution>(['links', 'resolve', slug, '--country', 'DE'], inWs());
+    '--rule', 'country=DE -> https://example.com/de', '--ios', 'myapp://open']);
+  const de = await hop.json<LinkResolution>(['links', 'resolve', slug, '--country', 'DE']);
   assert.deepEqual(Object.keys(de).sort(), ['reason', 'target', 'url']);
   assert.equal(de.url, 'https://example.com/de');
   assert.equal(de.target, 'rule:0');
-  const ios = await hop.json<LinkResolution>(['links', 'resolve', link.id, '--country', 'DE', '--ua', IPHONE], inWs());
+  const ios = await hop.json<LinkResolution>(['links', 'resolve', link.id, '--country', 'DE', '--ua', IPHONE]);
   assert.equal(ios.target, 'ios');
   assert.equal(ios.url, 'myapp://open');
-  const none = await hop.json<LinkResolution>(['links', 'resolve', slug], inWs());
+  const none = await hop.json<LinkResolution>(['links', 'resolve', slug]);
   assert.equal(none.target, 'default');
-  const human = await hop.run(['links', 'resolve', slug, '--country', 'de'], inWs());
+  const human = await hop.run(['links', 'resolve', slug, '--country', 'de']);
   assert.equal(human.code, 0, human.stderr);
   assert.match(human.stdout, /https:\/\/example\.com\/de/);
   assert.match(human.stdout, /rule:0/);
-  const missing = await hop.run(['links', 'resolve', unique('nope-')], inWs());
+  const missing = await hop.run(['links', 'resolve', unique('nope-')]);
   assert.equal(missing.code, 2);
 });
 
 test('links export → apply: the smart fields round-trip and an unchanged export plans no change', async () => {
-  const t2 = await team();
-  const hop2 = hopSession();
-  await hop2.login(t2.token);
-  const ws = { env: { HOP_WORKSPACE: t2.workspaceId } };
+  // A workspace of its own: its export holds only this test's links.
+  const { t: t2, hop: hop2 } = await loggedInTeam();
   const dir = scratchDir('hop-smart-apply-');
   const file = join(dir, 'links.yaml');
   const slug = unique('code-');
@@ -97,18 +91,18 @@ test('links export → apply: the smart fields round-trip and an unchanged expor
     ios: https://apps.example.com/app/id1
     preview: { title: Hello, description: "A <b>bold</b> card" }
 `);
-  const applied = await hop2.run(['links', 'apply', '-f', file], ws);
+  const applied = await hop2.run(['links', 'apply', '-f', file]);
   assert.equal(applied.code, 0, applied.stderr);
-  const again = await hop2.run(['links', 'apply', '-f', file, '--plan'], ws);
+  const again = await hop2.run(['links', 'apply', '-f', file, '--plan']);
   assert.match(again.stdout, /No changes/);
-  const exported = await hop2.run(['links', 'export', '--format', 'json'], ws);
+  const exported = await hop2.run(['links', 'export', '--format', 'json']);
   assert.equal(exported.code, 0, exported.stderr);
   const links = JSON.parse(exported.stdout) as Link[];
   assert.deepEqual(links[0].rules, [{ when: { country: ['DE', 'AT'], language: 'de' }, url: 'https://example.com/de' }]);
   assert.deepEqual(links[0].preview, { title: 'Hello', description: 'A <b>bold</b> card' });
   const exportFile = join(dir, 'export.json');
   writeFileSync(exportFile, exported.stdout);
-  const plan = await hop2.run(['links', 'apply', '-f', exportFile, '--plan'], ws);
+  const plan = await hop2.run(['links', 'apply', '-f', exportFile, '--plan']);
   assert.equal(plan.code, 0, plan.stderr);
   assert.match(plan.stdout, /No changes/);
   // A change to the rules shows in the plan and applies.
@@ -119,10 +113,10 @@ test('links export → apply: the smart fields round-trip and an unchanged expor
       - when: { country: CH }
         url: https://example.com/ch
 `);
-  const plan2 = await hop2.run(['links', 'apply', '-f', file, '--plan'], ws);
+  const plan2 = await hop2.run(['links', 'apply', '-f', file, '--plan']);
   assert.match(plan2.stdout, /rules:/);
   assert.match(plan2.stdout, /variants:/);
-  assert.equal((await hop2.run(['links', 'apply', '-f', file], ws)).code, 0);
+  assert.equal((await hop2.run(['links', 'apply', '-f', file])).code, 0);
   const [after] = (await t2.api.call('listLinks', { params: { workspaceId: t2.workspaceId }, query: {} })).data;
   assert.deepEqual(after.rules, [{ when: { country: 'CH' }, url: 'https://example.com/ch' }]);
   assert.equal(after.variants, null);
