@@ -13,15 +13,19 @@ interface Fingerprint {
   secret_hash: string;
   rate_limit_store: string;
   short_domain: string;
+  plan_mode: string;
 }
 
+type FleetConfig = Pick<Config, 'redisUrl' | 'shortDomain' | 'planMode'>;
+
 /** The settings a fleet must share, as stored: a secret only as a keyed hash. */
-export function fingerprintOf(config: Pick<Config, 'redisUrl' | 'shortDomain'>, secret: string): Fingerprint {
+export function fingerprintOf(config: FleetConfig, secret: string): Fingerprint {
   const hash = (what: string, value: string) => createHash('sha256').update(`hop fleet ${what}\u0000${value}`).digest('hex');
   return {
     secret_hash: hash('secret', secret),
     rate_limit_store: config.redisUrl ? `redis ${hash('redis', config.redisUrl)}` : 'database',
     short_domain: config.shortDomain,
+    plan_mode: config.planMode,
   };
 }
 
@@ -39,7 +43,13 @@ const SETTINGS: { column: keyof Fingerprint; variable: string; breaks: string; s
     column: 'short_domain', variable: 'HOP_SHORT_DOMAIN', show: (v) => v,
     breaks: 'links made through one would not redirect on the other',
   },
+  {
+    column: 'plan_mode', variable: 'HOP_PLANS', show: (v) => (v === 'plans' ? 'on' : 'off'),
+    breaks: 'the same workspace would have plan limits and gated features on one and none on the other',
+  },
 ];
+
+const COLUMNS = SETTINGS.map((s) => s.column);
 
 export interface FleetMembership {
   leave(): Promise<void>;
@@ -52,7 +62,7 @@ export interface FleetMembership {
  * again. The embedded database has one process, and HOP_FLEET_CHECK=off (a test harness running
  * unrelated servers on one database) skips the check.
  */
-export async function joinFleet(db: Database, config: Pick<Config, 'redisUrl' | 'shortDomain' | 'fleetCheck'>, secret: string): Promise<FleetMembership | null> {
+export async function joinFleet(db: Database, config: FleetConfig & Pick<Config, 'fleetCheck'>, secret: string): Promise<FleetMembership | null> {
   if (db.kind !== 'postgres' || !config.fleetCheck) return null;
   let member = 0;
   let lock: HeldLock | null = null;
@@ -72,7 +82,7 @@ export async function joinFleet(db: Database, config: Pick<Config, 'redisUrl' | 
              and l.database = (select oid from pg_database where datname = current_database()))`,
         [MEMBER_LOCK_CLASS],
       );
-      const rows = await tx.query<Fingerprint & { host: string }>('select host, secret_hash, rate_limit_store, short_domain from fleet_processes');
+      const rows = await tx.query<Fingerprint & { host: string }>(`select host, ${COLUMNS.join(', ')} from fleet_processes`);
       const problems = SETTINGS.flatMap((s) => {
         const differing = rows.filter((r) => r[s.column] !== mine[s.column]);
         if (differing.length === 0) return [];
@@ -84,8 +94,8 @@ export async function joinFleet(db: Database, config: Pick<Config, 'redisUrl' | 
         throw new StartupError(`this process disagrees with the fleet: ${problems.join('; ')}. Give every process the same setting, or stop them all before changing it.`);
       }
       await tx.query(
-        'insert into fleet_processes (member, host, secret_hash, rate_limit_store, short_domain) values ($1, $2, $3, $4, $5)',
-        [member, hostname(), mine.secret_hash, mine.rate_limit_store, mine.short_domain],
+        `insert into fleet_processes (member, host, ${COLUMNS.join(', ')}) values ($1, $2, ${COLUMNS.map((_, i) => `$${i + 3}`).join(', ')})`,
+        [member, hostname(), ...COLUMNS.map((c) => mine[c])],
       );
     });
   } catch (err) {

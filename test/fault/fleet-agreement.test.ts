@@ -1,6 +1,6 @@
-// Processes on one PostgreSQL must agree on HOP_SECRET, the rate-limit store and the short domain:
-// one that disagrees with the running ones refuses to start, naming the setting, rather than
-// quietly breaking sessions, unlock cookies, webhook deliveries, limits or links.
+// Processes on one PostgreSQL must agree on HOP_SECRET, the rate-limit store, the short domain and
+// HOP_PLANS: one that disagrees with the running ones refuses to start, naming the setting, rather
+// than quietly breaking sessions, unlock cookies, webhook deliveries, limits, plans or links.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { startServer } from '../helpers/start-server.mjs';
 const skip = !process.env.DATABASE_URL && 'PostgreSQL only: the embedded database belongs to one process';
 const SECRET = 'fleet-agreement-secret-0123456789-abcdefghij';
 // The run's other servers skip the check (test/run.mjs): only these take part.
-const fleet = { HOP_FLEET_CHECK: 'on', HOP_SECRET: SECRET, HOP_SHORT_DOMAIN: 'agree.test' };
+const fleet = { HOP_FLEET_CHECK: 'on', HOP_SECRET: SECRET, HOP_SHORT_DOMAIN: 'agree.test', HOP_PLANS: 'off' };
 
 test('a process that disagrees with the running fleet refuses to start, naming the setting', { skip, timeout: 180_000 }, async () => {
   const dirs: string[] = [];
@@ -41,6 +41,7 @@ test('a process that disagrees with the running fleet refuses to start, naming t
     const both = await refusal({ HOP_SECRET: 'another-secret-0123456789-abcdefghijklmnop', HOP_SHORT_DOMAIN: 'elsewhere.test' });
     assert.match(both, /HOP_SECRET differs.*HOP_SHORT_DOMAIN differs .*theirs: agree\.test, this one's: elsewhere\.test/, 'every disagreement is named at once');
     assert.ok(!both.includes(SECRET) && !both.includes('another-secret'), 'the message shows no secret');
+    assert.match(await refusal({ HOP_PLANS: 'on' }), /HOP_PLANS differs .*theirs: off, this one's: on/);
 
     // A process that agrees joins; the refused ones left nothing behind.
     const second = await startServer({ dataDir: dir(), env: fleet });
