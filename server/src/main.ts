@@ -37,7 +37,9 @@ export async function main(): Promise<void> {
   const db = await openDatabase(config);
   await migrate(db);
   // Before anything is served: a process that disagrees with the fleet would break it quietly.
-  const fleet = await joinFleet(db, config, loadSecret(config)).catch(async (err) => {
+  // It joins before the app's logger exists: what it says later (after a lost database session) goes to stderr.
+  const fleetLog = { error: (o: { err?: unknown }, m: string) => process.stderr.write(`hop-server: ${m}: ${String(o.err)}\n`) };
+  const fleet = await joinFleet(db, config, loadSecret(config), fleetLog).catch(async (err) => {
     await db.close();
     throw err;
   });

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import postgres from 'postgres';
+import { eventually } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 
 const skip = !process.env.DATABASE_URL && 'PostgreSQL only: the embedded database belongs to one process';
@@ -13,25 +15,31 @@ const SECRET = 'fleet-agreement-secret-0123456789-abcdefghij';
 // The run's other servers skip the check (test/run.mjs): only these take part.
 const fleet = { HOP_FLEET_CHECK: 'on', HOP_SECRET: SECRET, HOP_SHORT_DOMAIN: 'agree.test', HOP_PLANS: 'off' };
 
+const tempDirs: string[] = [];
+const dir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'hop-fleet-agree-'));
+  tempDirs.push(d);
+  return d;
+};
+test.after(() => {
+  for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** The message of a server that must refuse to start with `env`. */
+const refusal = async (env: Record<string, string>) => {
+  const err = await startServer({ dataDir: dir(), env: { ...fleet, ...env }, timeoutMs: 60_000 }).then(
+    async (s) => {
+      await s.stop();
+      return new Error('the server started');
+    },
+    (e: Error) => e,
+  );
+  const line = /hop-server: (.*)/.exec(err.message)?.[1] ?? err.message;
+  assert.match(line, /this process disagrees with the fleet/, err.message);
+  return line;
+};
+
 test('a process that disagrees with the running fleet refuses to start, naming the setting', { skip, timeout: 180_000 }, async () => {
-  const dirs: string[] = [];
-  const dir = () => {
-    const d = mkdtempSync(join(tmpdir(), 'hop-fleet-agree-'));
-    dirs.push(d);
-    return d;
-  };
-  const refusal = async (env: Record<string, string>) => {
-    const err = await startServer({ dataDir: dir(), env: { ...fleet, ...env }, timeoutMs: 60_000 }).then(
-      async (s) => {
-        await s.stop();
-        return new Error('the server started');
-      },
-      (e: Error) => e,
-    );
-    const line = /hop-server: (.*)/.exec(err.message)?.[1] ?? err.message;
-    assert.match(line, /this process disagrees with the fleet/, err.message);
-    return line;
-  };
   const first = await startServer({ dataDir: dir(), env: fleet });
   let killed: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
@@ -60,6 +68,29 @@ test('a process that disagrees with the running fleet refuses to start, naming t
     assert.equal(await back.stop(), 0);
   } finally {
     if (!killed) await first.stop();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test('a process that loses its database session takes its lock and its row back, and still counts', { skip, timeout: 120_000 }, async () => {
+  const sql = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+  // The rows whose process holds its member lock now, with the backend that holds it.
+  const live = () => sql<{ member: number; pid: number }[]>`
+    select p.member, l.pid from fleet_processes p join pg_locks l
+      on l.locktype = 'advisory' and l.classid = 72410301 and l.objid = p.member::oid and l.objsubid = 2 and l.granted
+        and l.database = (select oid from pg_database where datname = current_database())`;
+  const server = await startServer({ dataDir: dir(), env: fleet });
+  try {
+    const [before, ...others] = await live();
+    assert.ok(before && others.length === 0, 'one live process in the fleet');
+    // The lock's session ends; the next process to join would remove the row as a gone process's.
+    await sql`select pg_terminate_backend(${before.pid})`;
+    await sql`delete from fleet_processes where member = ${before.member}`;
+    const after = await eventually(async () => (await live()).find((r) => r.member === before.member), 30_000, 'the row and lock to come back');
+    assert.notEqual(after.pid, before.pid, 'the lock is held on a new session');
+    assert.match(await refusal({ HOP_SHORT_DOMAIN: 'elsewhere.test' }), /HOP_SHORT_DOMAIN differs from 1 running process/);
+    assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
+  } finally {
+    await server.stop();
+    await sql.end();
   }
 });
