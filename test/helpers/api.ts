@@ -113,8 +113,11 @@ export const metricValue = (text: string, line: RegExp): number | undefined => {
  * The sum of a metric's samples on a server whose labels include `labels`: the job's or the
  * dispatcher's own signal, for tests that show something did not happen.
  */
-export async function metricSum(baseUrl: string, name: string, labels: Record<string, string> = {}): Promise<number> {
-  const text = await (await fetch(`${baseUrl}/metrics`, { headers: METRICS_AUTH })).text();
+export async function metricSum(baseUrl: string, name: string, labels: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<number> {
+  const res = await fetch(`${baseUrl}/metrics`, { headers: { ...METRICS_AUTH, ...headers } });
+  const text = await res.text();
+  // A refused scrape (429 past the per-address limit) has no metrics in it: never read it as zeros.
+  if (!res.ok) throw new Error(`GET /metrics answered ${res.status}: ${text.slice(0, 200)}`);
   const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
   return text.split('\n')
     .filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `))
@@ -135,7 +138,7 @@ export async function clicksWritten(baseUrl: string, ms = 20_000): Promise<void>
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `ms`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, ms = 5000, what = 'condition'): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined>, ms = 5000, what = 'condition', everyMs = 50): Promise<T> {
   const deadline = Date.now() + ms;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -145,7 +148,7 @@ export async function eventually<T>(check: () => Promise<T | undefined>, ms = 50
     } catch (err) {
       last = err;
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
 }
