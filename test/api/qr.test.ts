@@ -156,7 +156,8 @@ test('scans count as clicks of source qr, with their own analytics by country', 
   assert.equal(bad.statusCode, 400);
 });
 
-test('scans obey the link: password, expiry', async () => {
+// A scan of an expired link answers 410 as the link does: test/in-process/expiry.test.ts moves the clock for it.
+test('scans obey the link: password', async () => {
   const t = await team('pro');
   const { data: locked } = await t.api.call('createLink', { params: { workspaceId: t.workspaceId }, body: { url: 'https://example.com/secret', password: 'open sesame' } });
   const { data: qr } = await t.api.call('createQrCode', { params: { linkId: locked.id }, body: {} });
@@ -167,13 +168,6 @@ test('scans obey the link: password, expiry', async () => {
   assert.equal(unlocked.status, 302);
   assert.equal(unlocked.headers.get('location'), 'https://example.com/secret');
 
-  const { data: soon } = await t.api.call('createLink', {
-    params: { workspaceId: t.workspaceId }, body: { url: 'https://example.com/soon', expiresAt: new Date(Date.now() + 4000).toISOString() },
-  });
-  const { data: qr2 } = await t.api.call('createQrCode', { params: { linkId: soon.id }, body: {} });
-  assert.equal((await visit(qr2.scanUrl)).status, 302);
-  await new Promise((r) => setTimeout(r, 4100));
-  assert.equal((await visit(qr2.scanUrl)).status, 410);
 });
 
 test('every bad input answers 400 with the reason', async () => {

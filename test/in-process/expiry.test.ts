@@ -1,8 +1,11 @@
 // Time-dependent rules, in process with a manual clock (test/helpers/in-process.ts): nothing here
-// sleeps. Link expiry at the redirect and in the link's status, link.expired once per expiry, and
-// invites that lapse after 7 days (docs/api.md, "Links" and "Members").
+// sleeps. Link expiry at the redirect (the fast path and the router, a QR scan, the 410 page) and
+// in the link's status, link.expired once per expiry, and invites that lapse after 7 days
+// (docs/api.md, "Links" and "Members").
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expiryJob } from '../../server/src/jobs/expiry-job.js';
 import { inProcessApi, type InProcessApi } from '../helpers/in-process.js';
 
@@ -81,4 +84,46 @@ test('an invite lapses after 7 days: accepting it then answers 410 GONE', async 
   const { token: fresh } = (await api.request('POST', '/v1/auth/login', { body: { email: ownerEmail, password: 'correct horse battery' } })).body.data;
   const pending = await api.request('GET', `/v1/workspaces/${workspaceId}/invites`, { token: fresh });
   assert.deepEqual(pending.body.data, [], 'a lapsed invite is no longer pending');
+});
+
+/** A visit over real HTTP, so the redirector's fast path in front of the router sees it. */
+function visitOverHttp(port: number, path: string): Promise<{ status: number; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { host: SHORT, 'user-agent': 'Mozilla/5.0 Chrome/126.0', accept: 'text/html' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('a cached link answers 410 the moment it expires, fast path or not, and so does its QR scan, on a secured page', async () => {
+  const { token, workspaceId } = await owner(4);
+  const expiresAt = new Date(api.clock.now().getTime() + HOUR).toISOString();
+  const created = await api.request('POST', `/v1/workspaces/${workspaceId}/links`, { token, body: { url: 'https://example.com/cached', expiresAt } });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const link = created.body.data;
+  const qr = await api.request('POST', `/v1/links/${link.id}/qr`, { token, body: {} });
+  assert.equal(qr.status, 201, JSON.stringify(qr.body));
+  const scanPath = new URL(qr.body.data.scanUrl).pathname;
+
+  await api.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = api.app.server.address() as AddressInfo;
+  for (let i = 0; i < 2; i++) assert.equal((await visitOverHttp(port, `/${link.slug}`)).status, 302, 'served, and in the cache');
+  assert.equal((await visit(scanPath.slice(1))).status, 302);
+
+  api.clock.advance(HOUR + 1);
+  const servedFast = api.services.fastRedirect.served;
+  const gone = await visitOverHttp(port, `/${link.slug}`);
+  assert.equal(gone.status, 410, 'expired at once, though cached');
+  assert.equal(api.services.fastRedirect.served, servedFast, 'the fast path leaves an expired link to the router');
+  // The 410 page carries the headers of every HTML page (test/api/security-headers.test.ts).
+  assert.match(String(gone.headers['content-type']), /^text\/html/);
+  assert.match(String(gone.headers['content-security-policy']), /default-src 'none'/);
+  assert.match(String(gone.headers['content-security-policy']), /frame-ancestors 'none'/);
+  assert.equal(gone.headers['x-frame-options'], 'DENY');
+  assert.equal(gone.headers['x-content-type-options'], 'nosniff');
+  assert.equal(gone.headers['referrer-policy'], 'no-referrer');
+  assert.equal((await visit(scanPath.slice(1))).status, 410, 'the QR scan too');
 });
