@@ -11,7 +11,7 @@ export async function launch(packageJson: URL): Promise<never> {
   await execute({ dir: fileURLToPath(packageJson) });
   // The command is done (oclif exits by itself on errors). Exit now rather than when the event loop
   // empties: after an undici request (the tail commands use undici), V8 keeps the process alive
-  // another 100-250 ms finishing the optimised compilation of its WebAssembly HTTP parser, which
+  // a noticeable while finishing the optimised compilation of its WebAssembly HTTP parser, which
   // nothing will use. Output still buffered for a pipe is written out first.
   await Promise.all([drained(process.stdout), drained(process.stderr)]);
   process.exit();

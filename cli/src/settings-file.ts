@@ -1,9 +1,9 @@
 /**
  * The settings file: one JSON object, private to the user (directory 0700, file 0600), replaced
- * atomically (a temporary file renamed over it) so that a crash never leaves half a file. It
- * replaces `conf`, whose schema validation and helpers cost a cold start ~50 ms for a file of five
- * keys; it keeps conf's location (`env-paths`: ~/.config/hop/config.json on Linux), so existing
- * logins carry over.
+ * atomically (a temporary file renamed over it) so that a crash never leaves half a file. Not
+ * `conf`, whose schema validation and helpers slow every cold start for a file of five keys; the
+ * file is where conf keeps it (`env-paths`: ~/.config/hop/config.json on Linux), so logins made
+ * with conf still read.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

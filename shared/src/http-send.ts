@@ -9,8 +9,8 @@ export interface SentResponse {
 
 /**
  * The typed client's one transport call: a request over node's own http(s), the whole answer as
- * text. Not undici: loading it costs a cold CLI start ~60-150 ms, and its WebAssembly parser keeps
- * the process busy after the answer. The dashboard passes the client one over `fetch` instead
+ * text. Not undici: loading it slows every cold CLI start, and its WebAssembly parser keeps the
+ * process busy after the answer. The dashboard passes the client one over `fetch` instead
  * (web/src/transport/fetch-send.ts), so both run the same client. `node:https` loads only for an
  * https URL: it brings TLS and crypto, which a CLI talking to a server over plain http would
  * otherwise load at every start.

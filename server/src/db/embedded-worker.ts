@@ -135,10 +135,10 @@ port.on('message', (call: Call) => {
 /**
  * This thread runs ten steps of niceness below the process (Linux: a thread's own priority, named
  * by its id from /proc/thread-self). Where the two compete for a core, the redirect is answered
- * first and the database catches up on the buffered visits once the load eases: at full load on
- * two cores it first took requests/s from 0.43 to 0.64 of a bare 302 and p99 from 4.1x to 2.3x
- * (docs/adr/, "The embedded database yields the CPU to redirects", which also says what it
- * costs API requests). Elsewhere, or if the system refuses, the thread keeps the process's priority.
+ * first and the database catches up on the buffered visits once the load eases, so a visit does
+ * not wait behind the writing of earlier ones (docs/adr/, "The embedded database yields the CPU to
+ * redirects", which also says what it costs API requests). Elsewhere, or if the system refuses,
+ * the thread keeps the process's priority.
  */
 function yieldToRedirects(): void {
   try {

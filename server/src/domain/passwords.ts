@@ -1,7 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import pLimit from 'p-limit';
 
-// scrypt with N=2^15, r=8, p=1 (about 32 MiB and ~60 ms): OWASP's floor for scrypt.
+// scrypt with N=2^15, r=8, p=1 (about 32 MiB of memory a hash): OWASP's floor for scrypt.
 const N = 32768;
 const R = 8;
 const P = 1;

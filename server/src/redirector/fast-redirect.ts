@@ -14,8 +14,8 @@ const REDIRECT_HEADER_LIST = Object.entries(REDIRECT_HEADERS).flat();
  * The redirect's hot path, served straight from Node's HTTP server before Fastify sees the request.
  *
  * Most visits are a GET of a plain cached link: no password, no click limit, not expired. Such a
- * visit needs no routing, hooks, body parsing or rate limiting, and those cost about three times
- * the visit itself (docs/performance.md). This answers exactly those visits with the same 302 and
+ * visit needs no routing, hooks, body parsing or rate limiting, and those cost more than the visit
+ * itself. This answers exactly those visits with the same 302 and
  * headers the Fastify route sends, and records them the same way; everything else (HEAD, a cache
  * miss, a password, a limit, an expired link, a custom host whose set needs a reload, any path the
  * application routes itself) returns false untouched, and Fastify serves it as before.

@@ -137,8 +137,8 @@ export function createMetrics(services: Services) {
   });
   // The redirector's fast path answers before Fastify (redirector/fast-redirect.ts): its visits
   // count under the same route as the Fastify one. It counts them itself, a plain number, and the
-  // counters catch up when scraped: two prom-client increments per visit were a measurable part
-  // of a redirect's CPU (docs/performance.md).
+  // counters catch up when scraped: two prom-client increments per visit would be a measurable
+  // part of a redirect's CPU.
   const fastRequests = requests.labels({ route: '/:slug', method: 'GET', status: '302' });
   const fastLatency = latency.series('/:slug');
   const fastVisits = new Counter({

@@ -1,8 +1,7 @@
 /**
  * A latency histogram by route, in prom-client's metric interface (`registry.registerMetric`).
- * prom-client's own histogram validates, hashes and looks up its labels on every observation,
- * about a microsecond: on the redirect fast path that was as much as the rest of the visit's
- * recording (docs/performance.md). Here a route's series is found once and an observation is a
+ * prom-client's own histogram validates, hashes and looks up its labels on every observation: on
+ * the redirect fast path that would cost as much as the rest of the visit's recording. Here a route's series is found once and an observation is a
  * walk over ten bounds and two additions.
  */
 export interface RouteSeries {

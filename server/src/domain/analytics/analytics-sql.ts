@@ -31,8 +31,8 @@ export interface AnalyticsSqlParams {
  * compared bytewise (collate "C"): under the database's collation each comparison is a strcoll.
  * The scan of the log tests only its leading columns (id, link, workspace, time), and the rest is
  * filtered above it (the OFFSET keeps the two apart): a scan's test reads each row up to the last
- * column it names, and with `is_bot`, the 14th, every click of every other link waiting was read
- * through all its text columns: 20-25% of the read's time (docs/performance.md).
+ * column it names, and with `is_bot`, the 14th, every click of every other link waiting would be
+ * read through all its text columns.
  * Only a visitor's first click is looked up in daily_visitors, by its primary key: the OFFSET
  * keeps the lookup a lookup, where the planner would otherwise hash every visitor the link had in
  * the last days to match a few seconds of clicks.

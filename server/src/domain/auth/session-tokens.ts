@@ -42,7 +42,8 @@ export function createSessionTokens(deps: { secret: Uint8Array; clock: Clock }) 
      * is the session record's to say.
      * A token verified once is remembered (by its exact text) with its expiry, which is checked
      * again at every use: the answer is the one jose would give, without a WebCrypto HMAC, a key
-     * import and a thread-pool round trip per request (about 8% of an API server's CPU).
+     * import and a thread-pool round trip per request, which would be a large share of a cheap
+     * request's CPU.
      */
     async verify(token: string): Promise<SessionClaims | null> {
       const known = verified.get(token);

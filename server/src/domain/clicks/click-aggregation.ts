@@ -76,9 +76,9 @@ export async function aggregateClicks(tx: Queryable, maxIds = MAX_IDS_PER_RUN): 
   // A range is read through the log's BRIN index on id, never by scanning the log: the planner
   // picks a scan of the whole month's partition whenever its statistics are missing or old (a new
   // partition, the embedded database between two ANALYZEs), and that scan grows with the month
-  // while the range stays a few seconds long (31 ms a run at 420,000 clicks, docs/performance.md).
+  // while the range stays a few seconds long, so a run's cost follows the range, not the month.
   // No JIT: the run's statement costs past the planner's threshold, and PostgreSQL compiled it with
-  // LLVM at every run, 12-13% of the run's CPU for expressions a run evaluates a few thousand times.
+  // LLVM at every run, a compilation that costs more than the few thousand evaluations it speeds up.
   // No merge joins: the planner sorted every click of the range to match it with the few new
   // visitors (a hash join skips the clicks when there are none), and a merge join could read the
   // whole rollups table in key order to merge a run's rows, where probes find each.
@@ -126,7 +126,7 @@ export const ROLL_UP_SQL = `with v as (
        returning link_id, day, visitor_hash
      ),
      -- Its first click: sorted for new visitors only. Most clicks are of visitors the day already
-     -- knew, and sorting every click to find first visits cost 5-10% of a run (docs/performance.md).
+     -- knew, and sorting every click to find first visits would sort mostly for nothing.
      -- (The day's visitors compare link ids and hashes bytewise, migration 044: the log's columns
      -- are compared the same way.)
      firsts as (
@@ -135,9 +135,8 @@ export const ROLL_UP_SQL = `with v as (
        order by v.link_id collate "C", v.day, v.visitor_hash collate "C", v.clicked_at, v.id
      ),
      -- Each click once with the key of every dimension; the rollups then come from one pass of
-     -- grouping sets (a hash table per dimension). A lateral VALUES list of the four keys, before,
-     -- built its expressions again for every click: 6% more instructions for the statement
-     -- (callgrind, docs/performance.md).
+     -- grouping sets (a hash table per dimension). Not a lateral VALUES list of the four keys,
+     -- which builds its expressions again for every click.
      humans as (
        select v.link_id, v.workspace_id, v.day, v.id in (select id from firsts) as is_unique,
          ${agentKeySql('v')} as agent, coalesce(v.country, '') as country, coalesce(v.referrer, '') as referrer, v.target
@@ -145,8 +144,8 @@ export const ROLL_UP_SQL = `with v as (
      ),
      -- The rollups are merged in, not upserted: MERGE finds each row through the primary key and
      -- updates it in place, where INSERT ... ON CONFLICT first tries an insertion, then locks the
-     -- row it collided with (a WAL record of its own) before updating it: 7.5% fewer instructions
-     -- for the whole statement (callgrind, docs/performance.md). MERGE can insert a key another
+     -- row it collided with (a WAL record of its own) before updating it: fewer instructions and
+     -- less WAL for each row. MERGE can insert a key another
      -- transaction inserted meanwhile (a unique violation where ON CONFLICT would add to it), but
      -- only this job writes these keys and the job's lock keeps its runs apart; a run that fails
      -- changes nothing and the next does the range again.

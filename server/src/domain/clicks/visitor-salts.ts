@@ -55,8 +55,8 @@ export function createVisitorSalts(deps: { db: Queryable; clock: Clock }) {
   }
 
   // SHA-256 of the secret salt and the text, in one call: a keyed hash (the salt is secret, of fixed
-  // length, and never leaves the servers) at a fifth of an HMAC's cost, which made a tenth of a
-  // redirect's CPU (docs/performance.md). Length extension does not matter here: a hash is only
+  // length, and never leaves the servers) at a fraction of an HMAC's cost, on every redirect's
+  // path. Length extension does not matter here: a hash is only
   // ever compared with another, never checked as a signature of something a visitor chose.
   const hash = (salt: string, text: string) => sha256Of('sha256', `${salt}\n${text}`, 'base64url').slice(0, 32);
 
