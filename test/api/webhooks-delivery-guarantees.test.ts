@@ -36,7 +36,17 @@ test('the shared server refuses endpoints that are not public https', async () =
   );
 });
 
-async function readSse(url: string, headers: Record<string, string>, until: (events: { event: string; id?: string; data: any }[]) => boolean, ms = 8000) {
+/**
+ * Waits until none of a webhook's deliveries is pending: each has been sent and its answer
+ * recorded, and a delivery that ended is never claimed again, so a duplicate would be in by then.
+ */
+async function noDeliveryPending(api: ReturnType<typeof createHopClient>, workspaceId: string, webhookId: string) {
+  const pending = async () => (await api.call('listDeliveries', { params: { workspaceId, webhookId }, query: { status: 'pending', limit: 1 } })).data;
+  await eventually(async () => ((await pending()).length === 0 ? true : undefined), 15_000, 'no delivery pending');
+}
+
+/** Reads the stream until `until` holds; `onReady` runs once its `ready` event is in (the session is subscribed by then). */
+async function readSse(url: string, headers: Record<string, string>, until: (events: { event: string; id?: string; data: any }[]) => boolean, ms = 8000, onReady?: () => void) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), ms);
   const events: { event: string; id?: string; data: any }[] = [];
@@ -58,6 +68,7 @@ async function readSse(url: string, headers: Record<string, string>, until: (eve
           else if (line.startsWith('data: ')) e.data = JSON.parse(line.slice(6));
         }
         if (e.data !== undefined) events.push(e);
+        if (e.event === 'ready') onReady?.();
       }
       if (until(events)) break;
     }
@@ -74,8 +85,10 @@ test('the event stream sends a ready message with its secret, then signed events
   const t = await team(); // no plan needed to watch
   const key = await apiKey(t, ['webhooks:manage', 'links:write']);
   const url = `${API_URL}/v1/workspaces/${t.workspaceId}/events/stream?events=link.created,link.deleted`;
-  const streamed = readSse(url, { 'x-api-key': key.key }, (ev) => ev.filter((e) => e.event !== 'ready').length >= 2);
-  await new Promise((r) => setTimeout(r, 300));
+  let subscribed!: () => void;
+  const ready = new Promise<void>((r) => (subscribed = r));
+  const streamed = readSse(url, { 'x-api-key': key.key }, (ev) => ev.filter((e) => e.event !== 'ready').length >= 2, 8000, subscribed);
+  await ready;
   const { data: link } = await key.api.call('createLink', { params: { workspaceId: t.workspaceId }, body: { url: 'https://example.com/s' } });
   await key.api.call('updateLink', { params: { workspaceId: t.workspaceId, linkId: link.id }, body: { title: 'not streamed' } });
   await key.api.call('deleteLink', { params: { workspaceId: t.workspaceId, linkId: link.id } });
@@ -171,7 +184,7 @@ test('a process killed between the change and the delivery loses nothing: the ev
   // The first process has its dispatcher off, so the event can only wait in the outbox.
   const first = await startServer({ dataDir: dir, env: { ...env, HOP_DISABLE: 'dispatcher' } });
   const t = await team('pro', first.url);
-  await t.api.call('createWebhook', { params: { workspaceId: t.workspaceId }, body: { url: `${receiver.url}/h`, events: ['link.created'] } });
+  const { data: hook } = await t.api.call('createWebhook', { params: { workspaceId: t.workspaceId }, body: { url: `${receiver.url}/h`, events: ['link.created'] } });
   const { data: link } = await t.api.call('createLink', { params: { workspaceId: t.workspaceId }, body: { url: 'https://example.com/crash' } });
   first.child.kill('SIGKILL');
   await first.exited;
@@ -181,7 +194,7 @@ test('a process killed between the change and the delivery loses nothing: the ev
   try {
     const r = await eventually(async () => receiver.received[0], 10_000, 'the delivery after restart');
     assert.equal(JSON.parse(r.body).data.link.id, link.id);
-    await new Promise((res) => setTimeout(res, 500));
+    await noDeliveryPending(createHopClient({ baseUrl: second.url, token: t.token }), t.workspaceId, hook.id);
     assert.equal(receiver.received.length, 1, 'delivered once');
   } finally {
     assert.equal(await second.stop(), 0);
@@ -195,13 +208,13 @@ test('two processes on one PostgreSQL deliver every event exactly once', { skip:
   const [a, b] = await Promise.all([startServer({ dataDir: dataDir(), env }), startServer({ dataDir: dataDir(), env })]);
   try {
     const t = await team('pro', a.url);
-    await t.api.call('createWebhook', { params: { workspaceId: t.workspaceId }, body: { url: `${receiver.url}/h`, events: ['link.created'] } });
+    const { data: hook } = await t.api.call('createWebhook', { params: { workspaceId: t.workspaceId }, body: { url: `${receiver.url}/h`, events: ['link.created'] } });
     const apiB = createHopClient({ baseUrl: b.url, token: t.token });
     const creations = Array.from({ length: 30 }, (_, i) =>
       (i % 2 ? apiB : t.api).call('createLink', { params: { workspaceId: t.workspaceId }, body: { url: `https://example.com/${i}` } }));
     await Promise.all(creations);
     await eventually(async () => (receiver.received.length >= 30 ? true : undefined), 15_000, '30 deliveries');
-    await new Promise((res) => setTimeout(res, 700));
+    await noDeliveryPending(t.api, t.workspaceId, hook.id);
     const ids = receiver.received.map((r) => r.headers[WEBHOOK_HEADERS.deliveryId]);
     assert.equal(ids.length, 30);
     assert.equal(new Set(ids).size, 30, 'no delivery twice');
