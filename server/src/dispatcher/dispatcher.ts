@@ -58,13 +58,15 @@ const MAX_RETRY_AFTER_MS = 128_000;
 /** A claimed delivery that waited this long in the process goes back unsent: its 90 s lease covers the wait and a 30 s attempt. */
 const MAX_QUEUED_MS = 20_000;
 /** Attempts claimed and not yet recorded, at most. */
-const MAX_UNRECORDED = SLOTS * 4;
+const MAX_UNRECORDED = SLOTS * 2;
 /** Completions worth a claim while deliveries wait behind the hosts' limits: one claim per many deliveries. */
 const CLAIM_EVERY = 16;
 /** Outcomes written by one statement at most. */
-const RECORD_BATCH = 64;
+const RECORD_BATCH = 256;
 /** Record statements at once, at most. */
-const RECORD_WRITERS = 4;
+const RECORD_WRITERS = 3;
+/** Outcomes waiting that are worth another statement while one is under way. */
+const RECORD_MORE = 64;
 /** PostgreSQL's foreign_key_violation. */
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -203,7 +205,7 @@ export function createDispatcher(deps: {
     if (outcome.kind === 'failed') await recordOne(outcome, !planRequired);
     else await new Promise<void>((resolve, reject) => {
       toRecord.push({ outcome, resolve, reject });
-      if (writers === 0 || (writers < RECORD_WRITERS && toRecord.length >= RECORD_BATCH / 4)) void recordQueued();
+      if (writers === 0 || (writers < RECORD_WRITERS && toRecord.length >= RECORD_MORE)) void recordQueued();
     });
   }
 

@@ -10,9 +10,10 @@
  * until then. A fast receiver so reaches 64 in flight within a few hundred deliveries; a slow or
  * failing one keeps a few.
  *
- * A process claims up to twice a host's limit (and a workspace's): the attempts in flight and as
- * many queued behind them, so an answer is followed by the next attempt at once rather than after
- * a claim's round trip to the database.
+ * A process claims up to four times a host's limit (and a workspace's): the attempts in flight and
+ * three times as many queued behind them, so an answer is followed by the next attempt at once, and
+ * a fast endpoint still has attempts waiting when the claim's round trip to a busy database takes
+ * longer than several of its answers.
  *
  * The host of an endpoint is its URL's authority, lower-cased: host name (or IP literal) and port
  * as written (`hooks.example.test:8443`), so two ports of one machine are two endpoints and two
@@ -23,10 +24,15 @@ export const INITIAL_PER_HOST = 4;
 export const MAX_PER_HOST = 64;
 /** Never below where it starts: a failing endpoint keeps the 4 it always had, its retries no slower. */
 const MIN_PER_HOST = INITIAL_PER_HOST;
-/** Attempts in flight and queued at once per process: a full host's 64, and as many queued. */
-export const SLOTS = 128;
-/** A workspace with webhooks on many slow hosts still leaves half the slots to the others. */
-export const MAX_PER_WORKSPACE = SLOTS / 2;
+/** Claimed per host (and workspace, and process): those in flight and three times as many queued in the process. */
+export const PREFETCH = 4;
+/** Attempts in flight and queued at once per process: eight full hosts' 64 in flight, or two with their queues. */
+export const SLOTS = 512;
+/**
+ * In flight per workspace: a full host's. Claimed, with its queue, half the slots: a workspace with
+ * webhooks on many slow hosts still leaves half to the others.
+ */
+export const MAX_PER_WORKSPACE = SLOTS / 2 / PREFETCH;
 /** A 2xx slower than this is no reason to send more at once. */
 const FAST_MS = 1_000;
 /** The longest pause a Retry-After can ask of a host. */
@@ -48,8 +54,6 @@ export interface Answer {
   retryAfterSeconds?: number | null;
 }
 
-/** Claimed per host (and workspace): those in flight and as many again queued in the process. */
-export const PREFETCH = 2;
 
 interface HostState {
   inFlight: number;
