@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { request, type Agent } from 'undici';
 import { HopError } from '../errors.js';
 import type { PostResult } from '../webhooks/webhook-sender.js';
@@ -6,6 +7,8 @@ import { pinnedAgent } from './pinned-agent.js';
 
 /** Endpoints whose connections are kept between deliveries, least recently used dropped first. */
 const MAX_KEPT_AGENTS = 64;
+/** IP-literal endpoints whose check is kept. */
+const MAX_KEPT_LITERALS = 1024;
 /** Idle connections close after 2 s: shorter than any common server's keep-alive timeout, so a
  * delivery never goes down a connection the endpoint is closing. */
 const KEEP_ALIVE_MS = 2_000;
@@ -21,6 +24,21 @@ const KEEP_ALIVE_MS = 2_000;
  */
 export function createSafePost(opts: { allowPrivate: boolean; resolve?: (host: string) => Promise<{ address: string; family: number }[]> }) {
   const agents = new Map<string, Agent>();
+  /**
+   * Endpoints written with an IP address: their check involves no DNS, so its verdict holds for
+   * good and is kept (a host name is still resolved and checked at every attempt).
+   */
+  const literals = new Map<string, Awaited<ReturnType<typeof checkUrl>>>();
+  async function check(url: string) {
+    const kept = literals.get(url);
+    if (kept) return kept;
+    const target = await checkUrl(url, { allowPrivate: opts.allowPrivate, field: 'url', resolve: opts.resolve });
+    if (isIP(target.url.hostname.replace(/^\[(.*)\]$/, '$1'))) {
+      if (literals.size >= MAX_KEPT_LITERALS) literals.clear();
+      literals.set(url, target);
+    }
+    return target;
+  }
   function agentFor(origin: string, address: { address: string; family: number }, timeoutMs: number): Agent {
     const key = `${origin}|${address.address}|${timeoutMs}`;
     let agent = agents.get(key);
@@ -43,7 +61,7 @@ export function createSafePost(opts: { allowPrivate: boolean; resolve?: (host: s
     const elapsed = () => Math.round(performance.now() - started);
     let target;
     try {
-      target = await checkUrl(url, { allowPrivate: opts.allowPrivate, field: 'url', resolve: opts.resolve });
+      target = await check(url);
     } catch (err) {
       return { statusCode: null, durationMs: elapsed(), error: err instanceof HopError ? err.message : String(err) };
     }

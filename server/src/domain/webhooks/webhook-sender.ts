@@ -18,6 +18,18 @@ export interface PostResult {
 /** Sends one POST under the address rules, following no redirect; never throws. */
 export type SafePost = (url: string, headers: Record<string, string>, body: string, timeoutMs: number) => Promise<PostResult>;
 
+// A secret's Standard Webhooks key, decoded once rather than at every attempt (a dispatcher signs
+// with few secrets, many times each).
+const keys = new Map<string, Buffer>();
+function keyOf(secret: string): Buffer {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= 1024) keys.clear();
+    keys.set(secret, (key = standardSigningKey(secret)));
+  }
+  return key;
+}
+
 /**
  * The signed headers of one attempt (or one event of a tail session): SPEC's `X-Hop-*` and the
  * Standard Webhooks ones, each with a signature per secret (two during a rotation grace).
@@ -33,7 +45,7 @@ export function signedHeaders(o: { secrets: string[]; deliveryId: string; eventT
     [STANDARD_WEBHOOK_HEADERS.id]: o.deliveryId,
     [STANDARD_WEBHOOK_HEADERS.timestamp]: String(o.timestamp),
     [STANDARD_WEBHOOK_HEADERS.signature]: o.secrets
-      .map((s) => signStandardWebhook(standardSigningKey(s), o.deliveryId, o.timestamp, o.rawBody)).join(' '),
+      .map((s) => signStandardWebhook(keyOf(s), o.deliveryId, o.timestamp, o.rawBody)).join(' '),
   };
 }
 
