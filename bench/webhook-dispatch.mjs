@@ -10,14 +10,15 @@
 //   alternately;
 // - click volume (bench/lib/click-volume.mjs): visits at a fixed rate to links whose workspace has
 //   a link.clicked webhook, on PostgreSQL and on the embedded database: deliveries a second, lag
-//   p50/p99 during the load, drain time after it.
+//   p50/p99 during the load, drain time after it; and the redirect's ratio to a bare 302 at full
+//   speed with the webhook active (its clicks delivered meanwhile) and disabled.
 // Usage: node bench/webhook-dispatch.mjs   (HOP_BENCH_EVENTS=500, HOP_BENCH_CLICK_SECONDS=10 shorten
 // it while developing; HOP_BENCH_ONLY=backlog or clicks runs one part)
 import { createServer } from 'node:http';
 import { Agent, request } from 'undici';
 import { signWebhook, verifyWebhook } from '../shared/dist/webhook-signature.js';
 import { freshPostgres, seedLinks, startHop } from './lib/servers.mjs';
-import { clickVolume } from './lib/click-volume.mjs';
+import { clickVolume, redirectWhileDelivering } from './lib/click-volume.mjs';
 import { fmt, writeSection } from './lib/measure.mjs';
 
 const EVENTS = Number(process.env.HOP_BENCH_EVENTS ?? 3_000);
@@ -202,15 +203,36 @@ if (ONLY !== 'backlog') {
   }
   process.stderr.write('click volume, embedded...\n');
   runs.push({ db: 'embedded', ...await clickVolume({ env: { HOP_ALLOW_PRIVATE_URLS: '1', HOP_SECRET: SECRET }, rate: 500, seconds: CLICK_SECONDS || 30 }) });
+  process.stderr.write('redirect while its clicks are delivered, PostgreSQL...\n');
+  const redirectPg = freshPostgres();
+  let redirect;
+  try {
+    redirect = await redirectWhileDelivering({ env: { DATABASE_URL: redirectPg.url, HOP_ALLOW_PRIVATE_URLS: '1', HOP_SECRET: SECRET } });
+  } finally {
+    redirectPg.drop();
+  }
   const load = (await import('node:os')).loadavg().map((n) => n.toFixed(1)).join(', ');
   const lines = [
-    `One Hop process (API, redirector and dispatcher, as \`npm start\` runs them); 50 links in a workspace with one \`link.clicked\` webhook to an HTTP receiver on loopback that answers 204; visits at a fixed rate from 64 keep-alive connections. Lag: from the click's time (\`clickedAt\`) to the delivery's arrival, for deliveries that arrived while the load lasted. Drain: from the end of the load to the last delivery. Load average at the end: ${load}.`,
+    `One Hop process (API, redirector and dispatcher, as \`npm start\` runs them); 50 links in a workspace with one \`link.clicked\` webhook to an HTTP receiver on loopback that answers 204; visits at a fixed rate from 64 keep-alive connections. Lag: from the click's time (\`clickedAt\`) to the delivery's arrival, for deliveries that arrived while the load lasted. Drain: from the end of the load to the last delivery. Load: the machine's 1-minute load average (2 cores, shared) when the load ended; ${load} at the end of the bench.`,
     '',
-    '| database | visits/s × s | redirects | delivered | deliveries/s during load | lag p50 | lag p99 | drain after load | duplicates |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...runs.map((r) => `| ${r.db} | ${fmt(r.rate)} × ${r.seconds} | ${fmt(r.redirected)}${r.failed ? ` (${r.failed} failed)` : ''} | ${fmt(r.delivered)} | ${fmt(r.deliveredPerSecond)} | ${fmt(r.lagP50 / 1000, 2)} s | **${fmt(r.lagP99 / 1000, 2)} s** | **${Number.isNaN(r.drainSeconds) ? 'not drained' : `${fmt(r.drainSeconds, 1)} s`}** | ${r.duplicates} |`),
+    '| database | visits/s × s | redirects | delivered | deliveries/s during load | lag p50 | lag p99 | drain after load | duplicates | load |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...runs.map((r) => `| ${r.db} | ${fmt(r.rate)} × ${r.seconds} | ${fmt(r.redirected)}${r.failed ? ` (${r.failed} failed)` : ''} | ${fmt(r.delivered)} | ${fmt(r.deliveredPerSecond)} | ${fmt(r.lagP50 / 1000, 2)} s | **${fmt(r.lagP99 / 1000, 2)} s** | **${Number.isNaN(r.drainSeconds) ? 'not drained' : `${fmt(r.drainSeconds, 1)} s`}** | ${r.duplicates} | ${fmt(r.loadAverage, 1)} |`),
   ].join('\n');
-  console.log(lines);
-  writeSection('Webhooks at click volume', lines);
+  const mean = (rs, f) => rs.reduce((t, r) => t + f(r), 0) / rs.length;
+  const on = mean(redirect.on, (r) => r.ratio);
+  const off = mean(redirect.off, (r) => r.ratio);
+  const redirectLines = [
+    '',
+    `The redirect while its clicks are delivered (PostgreSQL, one Hop process, 50 links): visits at full speed (50 connections, ${redirect.on.length} rounds each way), alternately to a bare Fastify answering a fixed 302 and to Hop, whose workspace's \`link.clicked\` webhook is active in one round and disabled in the next.`,
+    '',
+    '| webhook | Hop redirects/s | bare 302/s | ratio | deliveries during the round | load |',
+    '|---|---|---|---|---|---|',
+    `| disabled | ${fmt(mean(redirect.off, (r) => r.rps))} | ${fmt(mean(redirect.off, (r) => r.baseline))} | ${fmt(off, 2)} | ${fmt(mean(redirect.off, (r) => r.delivered))} | ${fmt(mean(redirect.off, (r) => r.loadAverage), 1)} |`,
+    `| active | ${fmt(mean(redirect.on, (r) => r.rps))} | ${fmt(mean(redirect.on, (r) => r.baseline))} | ${fmt(on, 2)} | ${fmt(mean(redirect.on, (r) => r.delivered))} | ${fmt(mean(redirect.on, (r) => r.loadAverage), 1)} |`,
+    `| **fall** | | | **${fmt(off - on, 2)}** | | |`,
+  ];
+  console.log(lines + '\n' + redirectLines.join('\n'));
+  writeSection('Webhooks at click volume', lines + '\n' + redirectLines.join('\n'));
   if (runs.some((r) => r.delivered < r.redirected || r.duplicates)) process.exitCode = 1;
 }

@@ -4,8 +4,10 @@
 // the click to its delivery while the load lasts (p50, p99), and the time the backlog takes to
 // drain after the load ends.
 import { createServer } from 'node:http';
+import { loadavg } from 'node:os';
 import { Pool } from 'undici';
-import { seedLinks, startHop, pick, USER_AGENTS } from './servers.mjs';
+import { seedLinks, startBaseline, startHop, pick, randomVisits, USER_AGENTS } from './servers.mjs';
+import { load } from './measure.mjs';
 
 const percentile = (xs, p) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -77,9 +79,72 @@ export async function clickVolume({ env, rate, seconds, drainLimitS = 120, nodeA
       deliveredPerSecond: duringLoad / loadSeconds,
       lagP50: percentile(lags, 50), lagP99: percentile(lags, 99),
       drainSeconds: arrivals.size >= redirected ? (last - loadEnd) / 1000 : NaN,
+      // The machine is shared: its 1-minute load average when the load ended.
+      loadAverage: loadavg()[0],
     };
   } finally {
     await hop.stop();
+    receiver.closeAllConnections();
+    receiver.close();
+  }
+}
+
+/**
+ * The redirect's own ratio to the bare 302 while its clicks are delivered: rounds of visits at
+ * full speed (autocannon) to links whose workspace has a `link.clicked` webhook to a loopback
+ * receiver, the webhook active in one round and disabled in the next, each round after one of the
+ * bare Fastify's. Reports both ratios and the deliveries the active rounds made.
+ */
+export async function redirectWhileDelivering({ env, rounds = 2, seconds = 8 }) {
+  let received = 0;
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+  const baseline = await startBaseline();
+  const hop = await startHop(env);
+  try {
+    const { token, workspaceId, slugs } = await seedLinks(hop.url, 50);
+    const hooks = `${hop.url}/v1/workspaces/${workspaceId}/webhooks`;
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+    const created = await fetch(hooks, {
+      method: 'POST', headers, body: JSON.stringify({ url: `http://127.0.0.1:${receiver.address().port}/clicks`, events: ['link.clicked'] }),
+    });
+    if (!created.ok) throw new Error(`createWebhook: ${created.status} ${await created.text()}`);
+    const hookId = (await created.json()).data.id;
+    const setActive = async (isActive) => {
+      const res = await fetch(`${hooks}/${hookId}`, { method: 'PATCH', headers, body: JSON.stringify({ isActive }) });
+      if (!res.ok) throw new Error(`updateWebhook: ${res.status} ${await res.text()}`);
+      // Click events are written for the webhooks active as of a cache a second old at most.
+      await sleep(1_500);
+    };
+    // Until a second passes without a delivery: the next round starts with an idle dispatcher.
+    const quiet = async () => {
+      for (let last = -1; received !== last; await sleep(1_000)) last = received;
+    };
+    const warm = randomVisits(slugs);
+    await load({ url: hop.url, requests: warm, duration: 3 });
+    await load({ url: baseline.url, requests: warm, duration: 2 });
+    const runs = { on: [], off: [] };
+    for (let i = 0; i < rounds; i++) {
+      for (const active of [true, false]) {
+        // The last round's deliveries are all out before the webhook changes (a disabled one holds its backlog).
+        await quiet();
+        await setActive(active);
+        const b = await load({ url: baseline.url, requests: randomVisits(slugs), duration: seconds });
+        const before = received;
+        const h = await load({ url: hop.url, requests: randomVisits(slugs), duration: seconds });
+        (active ? runs.on : runs.off).push({ loadAverage: loadavg()[0], ratio: h.rps / b.rps, rps: h.rps, baseline: b.rps, delivered: received - before, failed: h.errors + h.non2xx3xx });
+      }
+    }
+    return runs;
+  } finally {
+    await hop.stop();
+    await baseline.stop();
     receiver.closeAllConnections();
     receiver.close();
   }
