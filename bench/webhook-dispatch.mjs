@@ -31,7 +31,8 @@ const SECRET = 'bench-secret-0123456789abcdef0123456789';
 
 const pg = freshPostgres();
 const profile = process.env.HOP_BENCH_PROFILE;
-const common = { DATABASE_URL: pg.url, HOP_ALLOW_PRIVATE_URLS: '1', HOP_WEBHOOK_RETRY_SCALE: '0.01', HOP_SECRET: SECRET };
+// One fleet: the processes agree on the short domain (by default each names its own port).
+const common = { DATABASE_URL: pg.url, HOP_ALLOW_PRIVATE_URLS: '1', HOP_WEBHOOK_RETRY_SCALE: '0.01', HOP_SECRET: SECRET, HOP_SHORT_DOMAIN: 'hop.test' };
 // The API process takes the changes and dispatches nothing; dispatchers come and go per phase.
 const api = await startHop({ ...common, HOP_DISABLE: 'dispatcher,jobs' });
 const startDispatcher = () => startHop({ ...common, HOP_DISABLE: 'api,redirector,jobs' },
