@@ -25,6 +25,7 @@ function Attempts({ d }: { d: Delivery }) {
 function WebhookDetail({ workspace }: { workspace: Workspace }) {
   const { webhookId = '' } = useParams();
   const navigate = useNavigate();
+  /** What the last action said: a failed test is news as bad as an error, and shown as one. */
   const [status, setStatus] = useState<{ text: string; failed?: boolean } | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -48,6 +49,7 @@ function WebhookDetail({ workspace }: { workspace: Workspace }) {
     <Page title="Webhook">
       <dl className="facts">
         <dt>URL</dt><dd>{w.url}</dd>
+        {w.description ? <><dt>Description</dt><dd>{w.description}</dd></> : null}
         <dt>Events</dt><dd>{w.events.join(', ')}</dd>
         <dt>State</dt><dd>{w.isActive ? 'enabled' : `disabled${w.disabledAt ? ` since ${new Date(w.disabledAt).toLocaleString()}` : ''}`}; {w.consecutiveFailures} failures in a row</dd>
       </dl>
@@ -75,7 +77,7 @@ function WebhookDetail({ workspace }: { workspace: Workspace }) {
         <button type="submit" className="secondary">Rotate secret</button>
       </form>
       {secret ? <SecretOnce label="New signing secret" value={secret} /> : null}
-      {status ? <p role="status" className="status-ok">{status.text}</p> : null}
+      {status ? <p role="status" className={status.failed ? 'status-failed' : 'status-ok'}>{status.text}</p> : null}
       <ErrorAlert error={error} />
       <h2>Deliveries</h2>
       <ErrorAlert error={deliveries.error} />

@@ -52,6 +52,7 @@ function Webhooks({ workspace }: { workspace: Workspace }) {
           {list.data.map((w) => (
             <li key={w.id} className="card">
               <Link to={dashboardPath('webhook', { ws: workspace.slug, webhookId: w.id })} className="truncate block-link">{w.url}</Link>
+              {w.description ? <div>{w.description}</div> : null}
               <div className="hint">{w.isActive ? 'enabled' : 'disabled'} · {w.events.join(', ')}</div>
             </li>
           ))}
