@@ -7,7 +7,10 @@ import { HopApiError } from './api.js';
 
 export type FieldErrors = Record<string, string>;
 
-/** Checks a form's values with the server's own schema; field errors by top-level name. */
+/**
+ * Checks a form's values with the server's own schema; field errors by top-level name, and by
+ * full path (`rules.0.url`) for a form that shows the elements of a list.
+ */
 export function check<S extends z.ZodType>(schema: S, values: unknown): { data: z.output<S>; errors: null } | { data: null; errors: FieldErrors } {
   const r = schema.safeParse(values);
   if (r.success) return { data: r.data, errors: null };
@@ -15,6 +18,7 @@ export function check<S extends z.ZodType>(schema: S, values: unknown): { data: 
   for (const issue of r.error.issues) {
     const key = String(issue.path[0] ?? 'form');
     errors[key] ??= issue.message;
+    if (issue.path.length > 1) errors[issue.path.join('.')] ??= issue.message;
   }
   return { data: null, errors };
 }
@@ -43,8 +47,10 @@ export function apiFieldErrors(err: unknown): FieldErrors {
   const out: FieldErrors = {};
   const issues = err.details.issues as { path: string; message: string }[] | undefined;
   for (const i of issues ?? []) {
-    const key = i.path.replace(/^body\.?/, '').split('.')[0];
+    const path = i.path.replace(/^body\.?/, '');
+    const key = path.split('.')[0];
     if (key) out[key] ??= i.message;
+    if (path !== key) out[path] ??= i.message;
   }
   const field = err.details.field as string | undefined;
   if (field) out[field] ??= err.message;

@@ -8,7 +8,7 @@ import { WithWorkspace } from '../components/workspace-gate.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Loading } from '../components/states.js';
 import { CopyButton } from '../components/copy-button.js';
-import { LinkForm } from '../components/link-form.js';
+import { LinkForm } from '../link-form/link-form.js';
 import { AnalyticsView, RangePicker, type Range } from '../components/analytics-view.js';
 import { LinkQrCodes } from '../components/link-qr-codes.js';
 
@@ -32,11 +32,16 @@ function LinkDetail({ workspace, userId }: { workspace: Workspace; userId?: stri
   const q = useLink(workspace.id, linkId);
   const update = useUpdateLink(workspace.id);
   const deleteLink = useDeleteLink(workspace.id);
+  // Said here, not in the form: a saved link is a new form (keyed by updatedAt).
+  const [saved, setSaved] = useState(false);
   if (q.isLoading) return <Loading what="Loading link" />;
   if (!q.data) return <ErrorAlert error={q.error ?? new Error('No such link')} />;
   const link = q.data;
   const editable = mayChange({ role: workspace.role, userId }, link);
-  const save = { ...update, mutate: (body: UpdateLinkBody, opts: Parameters<typeof update.mutate>[1]) => update.mutate({ linkId, body }, opts) };
+  const save = {
+    ...update,
+    mutate: (body: UpdateLinkBody, opts: Parameters<typeof update.mutate>[1]) => { setSaved(false); update.mutate({ linkId, body }, opts); },
+  };
   const remove = () => {
     if (!window.confirm(`Delete ${link.slug}? Its short URL will stop working.`)) return;
     deleteLink.mutate(linkId, { onSuccess: () => navigate(dashboardPath('links', { ws: workspace.slug })) });
@@ -54,7 +59,8 @@ function LinkDetail({ workspace, userId }: { workspace: Workspace; userId?: stri
       <LinkQrCodes workspace={workspace} link={link} />
       <section aria-labelledby="edit-heading">
         <h2 id="edit-heading">Edit</h2>
-        {editable ? <LinkForm key={link.updatedAt} workspace={workspace} link={link} submitLabel="Save changes" mutation={save} />
+        {saved ? <p role="status" className="status-ok">Saved.</p> : null}
+        {editable ? <LinkForm key={link.updatedAt} workspace={workspace} link={link} submitLabel="Save changes" mutation={save} onSaved={() => setSaved(true)} />
           : <p className="hint">Your role cannot change this link.</p>}
       </section>
     </Page>

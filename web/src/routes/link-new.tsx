@@ -4,7 +4,7 @@ import { useCreateLink } from '../queries/links.js';
 import { roleMayCall } from '@hop/shared';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
-import { LinkForm } from '../components/link-form.js';
+import { LinkForm } from '../link-form/link-form.js';
 import { dashboardPath } from '@hop/shared';
 
 function NewLink({ workspace: ws }: { workspace: Workspace }) {

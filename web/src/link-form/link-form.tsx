@@ -1,64 +1,14 @@
 import { useState, type FormEvent } from 'react';
-import { CreateLinkBodySchema, featuresOf, GATED_FEATURES, LINK_FIELDS, UpdateLinkBodySchema, type CreateLinkBody, type Link, type LinkField, type UpdateLinkBody, type Workspace } from '@hop/shared';
+import { CreateLinkBodySchema, featuresOf, GATED_FEATURES, UpdateLinkBodySchema, type CreateLinkBody, type Link, type UpdateLinkBody, type Workspace } from '@hop/shared';
 import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
 import { useDomains } from '../queries/domains.js';
 import type { FormMutation } from '../use-checked-form.js';
-import { Field, SelectField } from './field.js';
-import { ErrorAlert } from './error-alert.js';
-
-/** `2026-11-25T10:00:00.000Z` as a datetime-local value in the browser's zone, and back. */
-const toLocal = (iso: string | null) => {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
-const fromLocal = (v: string) => (v ? new Date(v).toISOString() : null);
-
-const text = (f: FormData, k: string) => String(f.get(k) ?? '').trim();
-
-/**
- * The fields this form edits, from the shared table of link fields: every one but the smart-link
- * fields it does not show yet (rules, variants, app links, preview), which saving leaves alone.
- */
-const FORM_FIELDS = (LINK_FIELDS as readonly LinkField[]).filter((f) => f.kind !== 'json' && f.name !== 'ios' && f.name !== 'android');
-
-/** A form input's value as the body wants it, by the field's kind; undefined when empty. */
-function readField(f: FormData, field: LinkField): unknown {
-  if (field.name === 'password') return String(f.get('password') ?? '') || undefined;
-  const v = text(f, field.name);
-  if (!v) return undefined;
-  if (field.kind === 'tags') return v.split(',').map((t) => t.trim()).filter(Boolean);
-  if (field.kind === 'integer') return Number(v);
-  if (field.kind === 'time') return fromLocal(v);
-  return v;
-}
-
-/** The form's values as a create body (empty fields left out). */
-function createBody(f: FormData): Record<string, unknown> {
-  return Object.fromEntries(FORM_FIELDS.map((field) => [field.name, readField(f, field)]).filter(([, v]) => v !== undefined));
-}
-
-/** Only what changed, with `null` clearing a field that was emptied (the fields that can be cleared). */
-function updateBody(f: FormData, link: Link): Record<string, unknown> {
-  const now = createBody(f);
-  const out: Record<string, unknown> = {};
-  const before = link as unknown as Record<string, unknown>;
-  for (const field of FORM_FIELDS) {
-    const k = field.name;
-    if (k === 'domain' || k === 'tags' || k === 'password') continue;
-    const was = before[k] ?? undefined;
-    const is = now[k];
-    if (field.kind === 'time' && was && is && new Date(String(was)).getTime() === new Date(String(is)).getTime()) continue;
-    if (is === undefined && was !== undefined && field.clearFlag) out[k] = null;
-    else if (is !== undefined && is !== was) out[k] = is;
-  }
-  if (text(f, 'domain') && text(f, 'domain') !== link.domain) out.domain = text(f, 'domain');
-  const tags = (now.tags as string[] | undefined) ?? [];
-  if (tags.join(',').toLowerCase() !== link.tags.join(',')) out.tags = tags;
-  if (now.password) out.password = now.password;
-  else if (f.get('removePassword')) out.password = null;
-  return out;
-}
+import { Field, SelectField } from '../components/field.js';
+import { ErrorAlert } from '../components/error-alert.js';
+import { createBody, smartState, toLocal, updateBody, type SmartState } from './body.js';
+import { RulesEditor } from './rules-editor.js';
+import { VariantsEditor } from './variants-editor.js';
+import { SocialPreview } from './social-preview.js';
 
 interface Props {
   workspace: Workspace;
@@ -70,16 +20,30 @@ interface Props {
   onSaved?: (link: Link) => void;
 }
 
-/** Every field of a link, checked with the server's own schema before it is sent. */
+/** The short URL's host, for the preview cards: the link's own, else the domain chosen or this server's. */
+const hostOf = (link: Link | undefined, domain: string) => {
+  if (link) return new URL(link.shortUrl).host;
+  return domain || window.location.host;
+};
+
+/**
+ * Every field of a link, checked with the server's own schema before it is sent. Editing sends
+ * only what changed, so a field this form does not show (or one changed elsewhere meanwhile) is
+ * kept as stored.
+ */
 export function LinkForm({ workspace, link, submitLabel, disabled, mutation, onSaved }: Props) {
   const domains = useDomains(workspace.id);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [done, setDone] = useState('');
+  const [smart, setSmart] = useState<SmartState>(() => smartState(link));
+  const [domain, setDomain] = useState('');
+  const change = <K extends 'rules' | 'variants' | 'preview'>(k: K) => (value: SmartState[K]) =>
+    setSmart((s) => ({ ...s, [k]: value, touched: new Set([...s.touched, k]) }));
 
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
+  const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    const raw = link ? updateBody(f, link) : createBody(f);
+    const raw = link ? updateBody(f, smart, link) : createBody(f, smart);
     if (link && Object.keys(raw).length === 0) return setDone('Nothing changed.');
     const checked = link ? check(UpdateLinkBodySchema, raw) : check(CreateLinkBodySchema, raw);
     setErrors(checked.errors ?? {});
@@ -87,29 +51,33 @@ export function LinkForm({ workspace, link, submitLabel, disabled, mutation, onS
     if (!checked.data) return;
     // The raw body: the schema's transforms (lower-cased tags) are the server's to apply.
     mutation.mutate(raw as CreateLinkBody, {
-      onSuccess: (saved) => { if (link) setDone('Saved.'); onSaved?.(saved); },
+      onSuccess: (saved) => onSaved?.(saved),
       onError: (err) => setErrors(apiFieldErrors(err)),
     });
   };
   const busy = mutation.isPending;
   const error = Object.keys(errors).length ? null : mutation.error;
+  const has = (k: string) => Object.keys(errors).some((e) => e === k || e.startsWith(`${k}.`));
 
   const verified = (domains.data ?? []).filter((d) => d.verified).map((d) => d.name);
   const domainOptions = [{ value: '', label: link && !verified.includes(link.domain) ? link.domain : 'Default short domain' }, ...verified];
+  const preview = smart.preview;
+  const setPreview = (k: keyof typeof preview) => (e: { target: { value: string } }) => change('preview')({ ...preview, [k]: e.target.value });
   return (
     <form onSubmit={submit} noValidate className="link-form">
       <fieldset disabled={disabled || busy} className="plain">
         <Field label="Destination URL" name="url" type="url" required defaultValue={link?.url} error={errors.url} placeholder="https://example.com/page" />
         <div className="grid-2">
           <Field label="Slug" name="slug" defaultValue={link?.slug} error={errors.slug} hint={link ? undefined : 'Leave empty for a random one.'} />
-          <SelectField label="Domain" name="domain" defaultValue={link && verified.includes(link.domain) ? link.domain : ''} options={domainOptions} error={errors.domain} />
+          <SelectField label="Domain" name="domain" defaultValue={link && verified.includes(link.domain) ? link.domain : ''} options={domainOptions} error={errors.domain}
+            onChange={(e) => setDomain(e.target.value)} />
         </div>
         <Field label="Tags" name="tags" defaultValue={link?.tags.join(', ')} error={errors.tags} hint="Separated by commas." />
         <div className="grid-2">
           <Field label="Title" name="title" defaultValue={link?.title ?? ''} error={errors.title} />
           <Field label="Description" name="description" defaultValue={link?.description ?? ''} error={errors.description} />
         </div>
-        <details open={Boolean(link && (link.expiresAt || link.maxClicks || link.passwordProtected))}>
+        <details open={Boolean(link && (link.expiresAt || link.maxClicks || link.passwordProtected)) || has('expiresAt') || has('maxClicks') || has('password')}>
           <summary>Expiry, click limit and password</summary>
           <div className="grid-2">
             <Field label="Expires at" name="expiresAt" type="datetime-local" defaultValue={toLocal(link?.expiresAt ?? null)} error={errors.expiresAt} />
@@ -121,6 +89,29 @@ export function LinkForm({ workspace, link, submitLabel, disabled, mutation, onS
                 : `The ${GATED_FEATURES.password_protection} plan and above. At least 8 characters.`} />
           </div>
           {link?.passwordProtected ? <label className="check"><input type="checkbox" name="removePassword" /> Remove password protection</label> : null}
+        </details>
+        <details open={Boolean(smart.rules.length || smart.variants.length) || has('rules') || has('variants')}>
+          <summary>Rules and A/B variants</summary>
+          <p className="hint">Visitors on iOS or Android go to the app links first, then the first matching rule, then a variant, else the destination URL.</p>
+          <RulesEditor rows={smart.rules} onChange={change('rules')} errors={errors} />
+          <VariantsEditor rows={smart.variants} onChange={change('variants')} errors={errors} />
+        </details>
+        <details open={Boolean(link?.ios || link?.android) || has('ios') || has('android')}>
+          <summary>App links</summary>
+          <div className="grid-2">
+            <Field label="iOS link" name="ios" defaultValue={link?.ios ?? ''} error={errors.ios} placeholder="https://apps.apple.com/app/id123456789" hint="A universal link, App Store page or myapp://..." />
+            <Field label="Android link" name="android" defaultValue={link?.android ?? ''} error={errors.android} placeholder="https://play.google.com/store/apps/details?id=..." hint="An app link, Play Store page, myapp://... or intent:" />
+          </div>
+        </details>
+        <details open={Boolean(link?.preview) || has('preview')}>
+          <summary>Social preview</summary>
+          <p className="hint">What Facebook, X, LinkedIn, Slack and other link-preview crawlers show for the short link.</p>
+          <div className="grid-2">
+            <Field label="Preview title" value={preview.title} onChange={setPreview('title')} error={errors['preview.title'] ?? errors.preview} />
+            <Field label="Preview image URL" type="url" value={preview.image} onChange={setPreview('image')} error={errors['preview.image']} hint="An https URL; about 1200 × 630 px shows best." />
+          </div>
+          <Field label="Preview description" value={preview.description} onChange={setPreview('description')} error={errors['preview.description']} />
+          <SocialPreview preview={preview} host={hostOf(link, domain)} />
         </details>
         <details>
           <summary>UTM parameters</summary>
