@@ -33,22 +33,27 @@ export function RangePicker({ range, onChange }: { range: Range; onChange: (r: R
   );
 }
 
-function Breakdown({ title, rows }: { title: string; rows: BreakdownEntry[] | undefined }) {
+function Breakdown({ title, rows, label = (k) => k }: { title: string; rows: BreakdownEntry[] | undefined; label?: (key: string) => string }) {
   return (
     <section className="card breakdown" aria-labelledby={`bd-${title}`}>
       <h3 id={`bd-${title}`}>{title}</h3>
       {!rows?.length ? <p className="hint">No clicks in this range.</p> : (
         <table>
           <thead><tr><th scope="col">{title}</th><th scope="col" className="num">Clicks</th><th scope="col" className="num">Unique</th></tr></thead>
-          <tbody>{rows.slice(0, 10).map((r) => <tr key={r.key ?? '(unknown)'}><td>{r.key ?? 'Unknown'}</td><td className="num">{r.clicks}</td><td className="num">{r.uniqueClicks}</td></tr>)}</tbody>
+          <tbody>{rows.slice(0, 10).map((r) => <tr key={r.key ?? '(unknown)'}><td>{r.key === null ? 'Unknown' : label(r.key)}</td><td className="num">{r.clicks}</td><td className="num">{r.uniqueClicks}</td></tr>)}</tbody>
         </table>
       )}
     </section>
   );
 }
 
-/** Totals, the daily chart and the five breakdowns of one analytics answer. */
-export function AnalyticsView({ data }: { data: Analytics }) {
+/**
+ * Totals, the daily chart and the breakdowns of one analytics answer. `targetLabel` names the
+ * destinations of a smart link (`rule:0` as its first rule); targets show where a link has any
+ * other than its destination URL.
+ */
+export function AnalyticsView({ data, targetLabel }: { data: Analytics; targetLabel?: (key: string) => string }) {
+  const smart = data.targets?.some((t) => t.key !== 'default');
   return (
     <>
       <div className="stats">
@@ -66,6 +71,7 @@ export function AnalyticsView({ data }: { data: Analytics }) {
         <Breakdown title="Browsers" rows={data.browsers} />
         <Breakdown title="Operating systems" rows={data.os} />
         <Breakdown title="Referrers" rows={data.referrers} />
+        {smart || targetLabel ? <Breakdown title="Targets" rows={data.targets} label={targetLabel} /> : null}
       </div>
     </>
   );

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { dashboardPath, mayChange, type Link, type UpdateLinkBody, type Workspace } from '@hop/shared';
+import { dashboardPath, mayChange, roleMayCall, type Link, type UpdateLinkBody, type Workspace } from '@hop/shared';
 import { useSession } from '../session.js';
-import { useDeleteLink, useLink, useLinkAnalytics, useUpdateLink } from '../queries/links.js';
+import { useCheckLink, useDeleteLink, useLink, useLinkAnalytics, useUpdateLink } from '../queries/links.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { ErrorAlert } from '../components/error-alert.js';
@@ -11,6 +11,7 @@ import { CopyButton } from '../components/copy-button.js';
 import { LinkForm } from '../link-form/link-form.js';
 import { AnalyticsView, RangePicker, type Range } from '../components/analytics-view.js';
 import { LinkQrCodes } from '../components/link-qr-codes.js';
+import { targetLabel } from '../link-form/targets.js';
 
 function LinkAnalytics({ workspace, link }: { workspace: Workspace; link: Link }) {
   const [range, setRange] = useState<Range>({ days: 30 });
@@ -21,8 +22,28 @@ function LinkAnalytics({ workspace, link }: { workspace: Workspace; link: Link }
       <RangePicker range={range} onChange={setRange} />
       <ErrorAlert error={q.error} />
       {q.isLoading ? <Loading what="Loading analytics" /> : null}
-      {q.data ? <AnalyticsView data={q.data} /> : null}
+      {q.data ? <AnalyticsView data={q.data} targetLabel={targetLabel(link)} /> : null}
     </section>
+  );
+}
+
+const HEALTH_WORDS = { ok: 'OK', redirect: 'Redirects', broken: 'Broken', unreachable: 'Unreachable' } as const;
+
+/** The destination's last check, and a button to check it now (members and up). */
+function Health({ workspace, link }: { workspace: Workspace; link: Link }) {
+  const check = useCheckLink(workspace.id);
+  const h = link.health;
+  return (
+    <>
+      <dt>Destination health</dt>
+      <dd data-testid="link-health">
+        {h ? <><span className={h.status === 'ok' ? 'health-ok' : h.status === 'redirect' ? '' : 'health-bad'}>{HEALTH_WORDS[h.status]}</span>
+          {h.statusCode !== null ? ` (HTTP ${h.statusCode})` : ' (no answer)'}, checked <time dateTime={h.checkedAt}>{new Date(h.checkedAt).toLocaleString()}</time></>
+          : 'Not checked yet'}
+        {roleMayCall(workspace.role, 'checkLink') ? <>{' '}<button type="button" className="link-button" disabled={check.isPending} onClick={() => check.mutate(link.id)}>Check now</button></> : null}
+        <ErrorAlert error={check.error} />
+      </dd>
+    </>
   );
 }
 
@@ -54,6 +75,7 @@ function LinkDetail({ workspace, userId }: { workspace: Workspace; userId?: stri
         <dt>Destination</dt><dd>{link.url}</dd>
         <dt>Status</dt><dd>{link.status.replace('_', ' ')}{link.passwordProtected ? ', password protected' : ''}</dd>
         <dt>Total</dt><dd><span data-testid="link-clicks">{link.clicks}</span> clicks</dd>
+        <Health workspace={workspace} link={link} />
       </dl>
       <LinkAnalytics workspace={workspace} link={link} />
       <LinkQrCodes workspace={workspace} link={link} />
