@@ -1,9 +1,10 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
   error?: string;
   hint?: ReactNode;
+  ref?: Ref<HTMLInputElement>;
 }
 
 /** A labelled input with its hint and its error (announced) beneath it. */

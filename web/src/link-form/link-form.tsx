@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { CreateLinkBodySchema, featuresOf, GATED_FEATURES, UpdateLinkBodySchema, type CreateLinkBody, type Link, type UpdateLinkBody, type Workspace } from '@hop/shared';
 import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
 import { useDomains } from '../queries/domains.js';
 import type { FormMutation } from '../use-checked-form.js';
 import { Field, SelectField } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
+import { SlugSuggestion } from '../components/slug-suggestion.js';
 import { createBody, smartState, toLocal, updateBody, type SmartState } from './body.js';
 import { RulesEditor } from './rules-editor.js';
 import { VariantsEditor } from './variants-editor.js';
@@ -37,6 +38,7 @@ export function LinkForm({ workspace, link, submitLabel, disabled, mutation, onS
   const [done, setDone] = useState('');
   const [smart, setSmart] = useState<SmartState>(() => smartState(link));
   const [domain, setDomain] = useState('');
+  const slugInput = useRef<HTMLInputElement>(null);
   const change = <K extends 'rules' | 'variants' | 'preview'>(k: K) => (value: SmartState[K]) =>
     setSmart((s) => ({ ...s, [k]: value, touched: new Set([...s.touched, k]) }));
 
@@ -68,10 +70,11 @@ export function LinkForm({ workspace, link, submitLabel, disabled, mutation, onS
       <fieldset disabled={disabled || busy} className="plain">
         <Field label="Destination URL" name="url" type="url" required defaultValue={link?.url} error={errors.url} placeholder="https://example.com/page" />
         <div className="grid-2">
-          <Field label="Slug" name="slug" defaultValue={link?.slug} error={errors.slug} hint={link ? undefined : 'Leave empty for a random one.'} />
+          <Field label="Slug" name="slug" ref={slugInput} defaultValue={link?.slug} error={errors.slug} hint={link ? undefined : 'Leave empty for a random one.'} />
           <SelectField label="Domain" name="domain" defaultValue={link && verified.includes(link.domain) ? link.domain : ''} options={domainOptions} error={errors.domain}
             onChange={(e) => setDomain(e.target.value)} />
         </div>
+        <SlugSuggestion error={mutation.error} onUse={(slug) => { if (slugInput.current) slugInput.current.value = slug; slugInput.current?.focus(); }} />
         <Field label="Tags" name="tags" defaultValue={link?.tags.join(', ')} error={errors.tags} hint="Separated by commas." />
         <div className="grid-2">
           <Field label="Title" name="title" defaultValue={link?.title ?? ''} error={errors.title} />
