@@ -11,6 +11,8 @@ export * from './members.js';
 export * from './urls.js';
 export * from './links.js';
 export * from './link-fields.js';
+export * from './links-csv.js';
+export * from './csv-cells.js';
 export * from './app-links.js';
 export * from './domains.js';
 export * from './tags.js';

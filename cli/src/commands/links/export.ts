@@ -1,16 +1,9 @@
 import { Flags } from '@oclif/core';
-import { CSV_LINK_FIELDS, type Link } from '@hop/shared';
+import { LINK_CSV_COLUMNS, linkCsvCells, type Link } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
 import { workspaceFlag } from '../../flags.js';
 import { fetchAllLinks } from '../../link-batch.js';
 import { UsageError } from '../../errors.js';
-import { csvCell } from '../../text-hygiene.js';
-
-/** The CSV columns, in order: the stored link fields `hop links import` reads, then the read-only rest. */
-export const EXPORT_COLUMNS = [
-  ...CSV_LINK_FIELDS.filter((f) => f.column).map((f) => f.name),
-  'id', 'shortUrl', 'clicks', 'status', 'createdAt', 'updatedAt',
-];
 
 export default class LinksExport extends BaseCommand<typeof LinksExport> {
   static summary = 'Print every link of the workspace, as CSV or JSON (all pages)';
@@ -31,11 +24,7 @@ export default class LinksExport extends BaseCommand<typeof LinksExport> {
       process.stdout.write(`${JSON.stringify(links, null, 2)}\n`);
     } else {
       const { stringify } = await import('csv-stringify/sync');
-      const rows = links.map((l) => EXPORT_COLUMNS.map((c) => {
-        const v = (l as unknown as Record<string, unknown>)[c];
-        return csvCell(Array.isArray(v) ? v.join(',') : String(v ?? ''));
-      }));
-      process.stdout.write(stringify(rows, { header: true, columns: EXPORT_COLUMNS }));
+      process.stdout.write(stringify(links.map(linkCsvCells), { header: true, columns: [...LINK_CSV_COLUMNS] }));
     }
     this.info(`Exported ${links.length} link(s).`);
   }

@@ -1,30 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { Args } from '@oclif/core';
-import { CreateLinkBodySchema, CSV_LINK_FIELDS, type CreateLinkBody } from '@hop/shared';
+import { csvRowToBody, LINK_CSV_IMPORT_COLUMNS, unknownCsvColumns, type CreateLinkBody } from '@hop/shared';
 import { BaseCommand } from '../../base-command.js';
 import { PartialSuccessError, UsageError } from '../../errors.js';
 import { workspaceFlag } from '../../flags.js';
 import { createInBulk, progressBar } from '../../link-batch.js';
 import { readStdin } from '../../prompts.js';
 
-/** CSV columns that become body fields; the other columns of `hop links export` are ignored. */
-const COLUMNS = CSV_LINK_FIELDS.map((f) => f.name);
-const IGNORED = new Set(['id', 'shortUrl', 'clicks', 'status', 'createdAt', 'updatedAt', 'passwordProtected', 'createdBy']);
-
-/** One CSV row as a create body: empty cells are left out, tags split on commas, integers as numbers. */
+/** One CSV row as a create body, refused with exit 2 naming its line. */
 export function rowToBody(row: Record<string, string>, line: number): CreateLinkBody {
-  const body: Record<string, unknown> = {};
-  for (const f of CSV_LINK_FIELDS) {
-    const v = row[f.name]?.trim();
-    if (!v) continue;
-    body[f.name] = f.kind === 'tags' ? v.split(',').map((t) => t.trim()).filter(Boolean) : f.kind === 'integer' ? Number(v) : v;
-  }
-  const parsed = CreateLinkBodySchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new UsageError(`line ${line}: ${issue.path.join('.') || 'row'}: ${issue.message}`);
-  }
-  return body as CreateLinkBody;
+  const { body, problem } = csvRowToBody(row);
+  if (problem !== undefined) throw new UsageError(`line ${line}: ${problem}`);
+  return body;
 }
 
 export interface ImportLine {
@@ -48,8 +35,8 @@ async function readCsvRows(file: string): Promise<Record<string, string>[]> {
     throw new UsageError(`${file}: not valid CSV: ${(err as Error).message}`);
   }
   if (!rows.length) throw new UsageError(`${file}: no rows`);
-  const unknown = Object.keys(rows[0]).filter((c) => !(COLUMNS as string[]).includes(c) && !IGNORED.has(c));
-  if (unknown.length) throw new UsageError(`${file}: unknown column(s) ${unknown.join(', ')}; known: ${COLUMNS.join(', ')}`);
+  const unknown = unknownCsvColumns(Object.keys(rows[0]));
+  if (unknown.length) throw new UsageError(`${file}: unknown column(s) ${unknown.join(', ')}; known: ${LINK_CSV_IMPORT_COLUMNS.join(', ')}`);
   return rows;
 }
 
