@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AnalyticsQuery, CreateLinkBody, Link, ListLinksQuery, UpdateLinkBody } from '@hop/shared';
+import { BULK_MAX, type AnalyticsQuery, type CreateLinkBody, type Link, type ListLinksQuery, type UpdateLinkBody } from '@hop/shared';
 import { useApi } from '../api.js';
 import { tagKeys } from './tags.js';
 
@@ -84,5 +84,28 @@ export function useCheckLink(workspaceId: string) {
   return useMutation({
     mutationFn: async (linkId: string) => (await api.call('checkLink', { params: { workspaceId, linkId } })).data,
     onSuccess: (link) => changed(link),
+  });
+}
+
+/** Every link of the workspace, oldest first (as an export reads back in the same order). */
+export function useFetchAllLinks(workspaceId: string) {
+  const api = useApi();
+  return async () => (await api.paginate('listLinks', { params: { workspaceId }, query: { limit: 100, sort: 'createdAt', order: 'asc' } })).data;
+}
+
+/** Creates links through the bulk endpoint, BULK_MAX at a time; answers one result per body, in order. */
+export function useImportLinks(workspaceId: string) {
+  const api = useApi();
+  const changed = useLinkChanged(workspaceId);
+  return useMutation({
+    mutationFn: async (bodies: CreateLinkBody[]) => {
+      const results = [];
+      for (let i = 0; i < bodies.length; i += BULK_MAX) {
+        const { data } = await api.call('bulkCreateLinks', { params: { workspaceId }, body: bodies.slice(i, i + BULK_MAX) });
+        results.push(...data);
+      }
+      return results;
+    },
+    onSettled: () => changed(),
   });
 }

@@ -10,6 +10,7 @@ import { WithWorkspace } from '../components/workspace-gate.js';
 import { LinkFilters } from '../components/link-filters.js';
 import { BulkActions } from '../components/link-bulk-actions.js';
 import { CopyButton } from '../components/copy-button.js';
+import { LinksCsv } from '../components/links-csv.js';
 import { dashboardPath } from '@hop/shared';
 
 /** The list's query, kept in the address so a filtered view can be shared and reloaded. */
@@ -97,6 +98,7 @@ export default function LinksListPage() {
     <WithWorkspace>
       {(ws) => (
         <Page title="Links" actions={roleMayCall(ws.role, 'createLink') ? <Link className="button" to={dashboardPath('newLink', { ws: ws.slug })}>Create link</Link> : <button type="button" disabled aria-disabled="true" title="Viewers cannot create links">Create link</button>}>
+          <LinksCsv workspace={ws} />
           <LinksTable workspace={ws} />
         </Page>
       )}
