@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CreateWebhookBodySchema, EVENT_TYPES, type CreatedWebhook, type Workspace } from '@hop/shared';
+import { CreateWebhookBodySchema, EVENT_TYPES, featuresOf, GATED_FEATURES, type CreatedWebhook, type Workspace } from '@hop/shared';
 import { useCreateWebhook, useWebhooks } from '../queries/webhooks.js';
 import { roleMayCall } from '@hop/shared';
 import { useCheckedForm } from '../use-checked-form.js';
@@ -58,7 +58,14 @@ function Webhooks({ workspace }: { workspace: Workspace }) {
           ))}
         </ul>
       ) : null}
-      <CreateWebhookForm workspace={workspace} onCreated={setCreated} />
+      {featuresOf(workspace.plan).includes('webhooks') ? <CreateWebhookForm workspace={workspace} onCreated={setCreated} /> : (
+        // Said before the form is filled in, not as the TIER_REQUIRED answer to it.
+        <div role="note" className="card upgrade">
+          <h2>Webhooks need the {GATED_FEATURES.webhooks} plan</h2>
+          <p>This workspace is on the {workspace.plan} plan.{' '}
+            {workspace.role === 'owner' ? <Link to={dashboardPath('billing', { ws: workspace.slug })}>See plans and billing</Link> : 'Ask an owner to upgrade it.'}</p>
+        </div>
+      )}
     </>
   );
 }
