@@ -23,6 +23,18 @@ export type CreatedInvite = z.infer<typeof CreatedInviteSchema>;
 export const CreateInviteBodySchema = z.strictObject({ email: EmailSchema, role: RoleSchema });
 export type CreateInviteBody = z.infer<typeof CreateInviteBodySchema>;
 
+/** What the invite's page shows before it is accepted: whose workspace, who invited, as what. */
+export const InvitePreviewSchema = z
+  .object({
+    workspaceName: z.string(),
+    inviterName: z.string().nullable(),
+    email: z.string(),
+    role: RoleSchema,
+    expiresAt: TimestampSchema,
+  })
+  .meta({ id: 'InvitePreview' });
+export type InvitePreview = z.infer<typeof InvitePreviewSchema>;
+
 export const InviteParamsSchema = WorkspaceParamsSchema.extend({ inviteId: idSchema('inv') });
 export const InviteTokenParamsSchema = z.object({ token: InviteTokenSchema });
 

@@ -12,6 +12,7 @@ export const ROUTE_ERRORS: Partial<Record<RouteName, readonly ErrorCode[]>> = {
   updateMember: ['CONFLICT'],
   deleteMember: ['CONFLICT'],
   createInvite: ['CONFLICT'],
+  getInvite: ['GONE'],
   acceptInvite: ['CONFLICT', 'GONE'],
   addDomain: ['CONFLICT'],
   verifyDomain: ['CONFLICT'],

@@ -17,6 +17,7 @@ export const ROUTE_PATHS = {
   createInvite: ['POST', '/v1/workspaces/:workspaceId/invites'],
   listInvites: ['GET', '/v1/workspaces/:workspaceId/invites'],
   deleteInvite: ['DELETE', '/v1/workspaces/:workspaceId/invites/:inviteId'],
+  getInvite: ['GET', '/v1/invites/:token'],
   acceptInvite: ['POST', '/v1/invites/:token/accept'],
   changePassword: ['POST', '/v1/auth/password'],
   requestPasswordReset: ['POST', '/v1/auth/password-reset'],

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HopApiError } from '@hop/shared/client';
-import { addMember, signup, team } from '../helpers/api.js';
+import { addMember, anonymous, signup, team } from '../helpers/api.js';
 
 const rejects = (p: Promise<unknown>, code: string, status: number) =>
   assert.rejects(p, (e: HopApiError) => {
@@ -25,6 +25,15 @@ test('an invite is accepted by the user with that e-mail, who joins with the rol
   assert.equal(listed.data.length, 1);
   assert.equal('token' in listed.data[0], false, 'the token is shown only at creation');
 
+  // Its page names the workspace and the inviter before anyone signs in.
+  const { data: preview } = await anonymous.call('getInvite', { params: { token: invite.token } });
+  const { data: me } = await t.api.call('getMe', {});
+  const { data: workspaces } = await t.api.call('listWorkspaces', {});
+  assert.deepEqual(preview, {
+    workspaceName: workspaces.find((w) => w.id === t.workspaceId)!.name, inviterName: me.name,
+    email: invitee.email.toUpperCase(), role: 'member', expiresAt: invite.expiresAt,
+  });
+
   const stranger = await signup();
   await rejects(stranger.api.call('acceptInvite', { params: { token: invite.token } }), 'FORBIDDEN', 403);
 
@@ -32,6 +41,7 @@ test('an invite is accepted by the user with that e-mail, who joins with the rol
   assert.equal(ws.id, t.workspaceId);
   assert.equal(ws.role, 'member');
   await rejects(invitee.api.call('acceptInvite', { params: { token: invite.token } }), 'NOT_FOUND', 404);
+  await rejects(anonymous.call('getInvite', { params: { token: invite.token } }), 'NOT_FOUND', 404);
 
   const members = await t.api.call('listMembers', { params: { workspaceId: t.workspaceId } });
   assert.deepEqual(members.data.map((m) => m.role).sort(), ['member', 'owner']);

@@ -4,7 +4,7 @@ import { MeSchema } from '../accounts.js';
 import { CreateWorkspaceBodySchema, MemberSchema, UpdateWorkspaceBodySchema, WorkspaceParamsSchema, WorkspaceSchema } from '../workspaces.js';
 import { UsageSchema } from '../usage.js';
 import { ServerInfoSchema } from '../server-info.js';
-import { CreatedInviteSchema, CreateInviteBodySchema, InviteParamsSchema, InviteSchema, InviteTokenParamsSchema, MemberParamsSchema, UpdateMemberBodySchema } from '../members.js';
+import { CreatedInviteSchema, CreateInviteBodySchema, InviteParamsSchema, InvitePreviewSchema, InviteSchema, InviteTokenParamsSchema, MemberParamsSchema, UpdateMemberBodySchema } from '../members.js';
 import { route } from './route-def.js';
 
 /** The server, accounts, workspaces, members and invites. */
@@ -86,6 +86,10 @@ export const accountRoutes = {
     method: 'DELETE', path: '/v1/workspaces/:workspaceId/invites/:inviteId', summary: 'Revoke a pending invite',
     tag: 'members', auth: 'credential', workspace: 'path', scope: 'workspace:write', role: 'admin', status: 200,
     params: InviteParamsSchema, response: envelope(InviteSchema),
+  }),
+  getInvite: route({
+    method: 'GET', path: '/v1/invites/:token', summary: 'The workspace, inviter and role of an invite, by its token',
+    tag: 'members', auth: 'public', status: 200, params: InviteTokenParamsSchema, response: envelope(InvitePreviewSchema),
   }),
   acceptInvite: route({
     method: 'POST', path: '/v1/invites/:token/accept', summary: 'Join a workspace with an invite sent to your e-mail',

@@ -11,5 +11,6 @@ export async function memberRoutes(app: FastifyInstance, deps: ApiDeps) {
   defineRoute(app, deps, 'createInvite', async ({ actor, body }) => ({ data: await members.createInvite(actor, body) }));
   defineRoute(app, deps, 'listInvites', async ({ actor, query }) => members.listInvites(actor.workspaceId, query));
   defineRoute(app, deps, 'deleteInvite', async ({ actor, params }) => ({ data: await members.deleteInvite(actor.workspaceId, params.inviteId) }));
+  defineRoute(app, deps, 'getInvite', async ({ params }) => ({ data: await members.getInvite(params.token) }));
   defineRoute(app, deps, 'acceptInvite', async ({ actor, params }) => ({ data: await members.acceptInvite(actor.userId, params.token) }));
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { CreateInviteBody, CreatedInvite, Invite, Member, Role, Workspace } from '@hop/shared';
+import type { CreateInviteBody, CreatedInvite, Invite, InvitePreview, Member, Role, Workspace } from '@hop/shared';
 import type { Database, Queryable } from '../../db/database.js';
 import type { Clock } from '../clock.js';
 import { HopError, notFound } from '../errors.js';
@@ -166,6 +166,19 @@ export function createMembersService(deps: {
     },
 
     claimInvite,
+
+    /** An unaccepted, unexpired invite as its page shows it; NOT_FOUND or GONE otherwise. */
+    async getInvite(token: string): Promise<InvitePreview> {
+      const [row] = await db.query<{ workspace_name: string; inviter_name: string | null; email: string; role: Role; expires_at: Date; accepted_at: Date | null }>(
+        `select w.name as workspace_name, u.name as inviter_name, i.email, i.role, i.expires_at, i.accepted_at
+           from invites i join workspaces w on w.id = i.workspace_id left join users u on u.id = i.invited_by
+          where i.token_hash = $1`,
+        [hashToken(token)],
+      );
+      if (!row || row.accepted_at) throw notFound('invite');
+      if (row.expires_at.getTime() <= clock.now().getTime()) throw new HopError('GONE', 'this invite has expired; ask for a new one');
+      return { workspaceName: row.workspace_name, inviterName: row.inviter_name, email: row.email, role: row.role, expiresAt: iso(row.expires_at) };
+    },
 
     /** The logged-in user whose e-mail matches (ignoring case) joins with the invited role. */
     async acceptInvite(userId: string, token: string): Promise<Workspace> {
