@@ -5,24 +5,18 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { client, eventually, setPlan, signup, team, unique, visit, BROWSER_UA } from '../helpers/api.js';
 import { decode, decodePng, zbarDecode } from '../helpers/qr-decode.js';
-import { assertPageBasics, DASHBOARD_URL, launchBrowser, newPage, signInUi } from '../helpers/dashboard-browser.js';
+import { assertPageBasics, DASHBOARD_URL, launchBrowser, newPage, signedIn } from '../helpers/dashboard-browser.js';
 
 let browser: Browser;
 before(async () => { browser = await launchBrowser(); });
 after(async () => { await browser?.close(); });
 
-async function signedIn(email: string, password: string, path: string, width = 1280): Promise<{ page: Page; offsite: string[] }> {
-  const { page, offsite } = await newPage(browser, width);
-  await signInUi(page, email, password, `/login?next=${encodeURIComponent(path)}`);
-  return { page, offsite };
-}
-
 test('create a link in the form, visit it, see the clicks and the chart, download a QR code that decodes', { timeout: 90_000 }, async () => {
   const t = await team();
-  const { page, offsite } = await signedIn(t.email, t.password, `/${t.slug}/links`);
+  const { page, offsite } = await signedIn(browser, t.email, t.password, `/${t.slug}/links`);
   await page.getByRole('heading', { name: 'Links' }).waitFor();
   await page.getByRole('link', { name: 'Create link' }).click();
   await page.getByRole('heading', { name: 'Create link' }).waitFor();
@@ -94,7 +88,7 @@ test('create a link in the form, visit it, see the clicks and the chart, downloa
 
 test('an API key is shown once, works, and after a reload only its prefix remains', { timeout: 60_000 }, async () => {
   const t = await team();
-  const { page } = await signedIn(t.email, t.password, `/${t.slug}/settings/keys`);
+  const { page } = await signedIn(browser, t.email, t.password, `/${t.slug}/settings/keys`);
   await page.getByRole('heading', { name: 'API keys' }).waitFor();
   await assertPageBasics(page, '/{ws}/settings/keys');
   await page.getByLabel('Name').fill('CI deploys');
@@ -119,7 +113,7 @@ test('an invite is accepted through its acceptUrl; the viewer reads but is offer
   const t = await team();
   await t.api.call('createLink', { params: { workspaceId: t.workspaceId }, body: { url: 'https://example.com/x', slug: unique('seen-') } });
   const invitee = await signup();
-  const { page: owner } = await signedIn(t.email, t.password, `/${t.slug}/settings/members`);
+  const { page: owner } = await signedIn(browser, t.email, t.password, `/${t.slug}/settings/members`);
   await owner.getByRole('heading', { name: 'Members' }).waitFor();
   await owner.getByLabel('Email').fill(invitee.email);
   await owner.getByLabel('Role', { exact: true }).selectOption('viewer');
@@ -162,7 +156,7 @@ test('an invite is accepted through its acceptUrl; the viewer reads but is offer
 
 test('TIER_REQUIRED: a password on a free plan is refused with a link that opens billing', { timeout: 60_000 }, async () => {
   const t = await team();
-  const { page } = await signedIn(t.email, t.password, `/${t.slug}/links/new`);
+  const { page } = await signedIn(browser, t.email, t.password, `/${t.slug}/links/new`);
   await page.getByRole('heading', { name: 'Create link' }).waitFor();
   await page.getByLabel('Destination URL').fill('https://example.com/secret');
   await page.getByText('Expiry, click limit and password').click();

@@ -5,32 +5,26 @@
 // a taken slug offers a free one and a reserved word is named.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { BROWSER_UA, eventually, team, unique, visit } from '../helpers/api.js';
-import { assertPageBasics, launchBrowser, newPage, signInUi } from '../helpers/dashboard-browser.js';
+import { assertPageBasics, launchBrowser, signedIn } from '../helpers/dashboard-browser.js';
 
 let browser: Browser;
 before(async () => { browser = await launchBrowser(); });
 after(async () => { await browser?.close(); });
-
-async function signedIn(email: string, password: string, path: string, width = 1280): Promise<{ page: Page; offsite: string[] }> {
-  const { page, offsite } = await newPage(browser, width);
-  await signInUi(page, email, password, `/login?next=${encodeURIComponent(path)}`);
-  return { page, offsite };
-}
 
 test('rules, variants, app links and preview round trip through the form; a field changed meanwhile survives', { timeout: 120_000 }, async () => {
   const t = await team();
   const params = { workspaceId: t.workspaceId };
   const { data: link } = await t.api.call('createLink', {
     params,
-    body: { url: 'https://example.com/launch', slug: unique('smart-'), title: 'Launch', rules: [{ when: { country: ['DE', 'AT', 'CH'] }, url: 'https://example.de/' }] },
+    body: { url: 'https://example.com/launch', slug: unique('smart-'), title: 'Launch', rules: [{ when: { country: ['DE', 'AT', 'CH'] }, url: 'https://de.example.com/' }] },
   });
-  const { page, offsite } = await signedIn(t.email, t.password, `/${t.slug}/links/${link.id}`);
+  const { page, offsite } = await signedIn(browser, t.email, t.password, `/${t.slug}/links/${link.id}`);
   await page.getByRole('heading', { name: link.slug }).waitFor();
   // What the API set shows in the form: the rules section is open with the rule in it.
   assert.equal(await page.getByLabel('Rule 1: countries').inputValue(), 'DE, AT, CH');
-  assert.equal(await page.getByLabel('Rule 1: destination URL').inputValue(), 'https://example.de/');
+  assert.equal(await page.getByLabel('Rule 1: destination URL').inputValue(), 'https://de.example.com/');
   await page.getByTestId('link-health').filter({ hasText: 'Not checked yet' }).waitFor();
 
   // Changed through the API after the page loaded: the form still shows no click limit.
@@ -39,7 +33,7 @@ test('rules, variants, app links and preview round trip through the form; a fiel
   await page.getByRole('button', { name: 'Add a rule' }).click();
   await page.getByRole('group', { name: 'Rule 2' }).getByLabel('mobile').check();
   await page.getByLabel('Rule 2: languages').fill('fr');
-  await page.getByLabel('Rule 2: destination URL').fill('https://example.fr/');
+  await page.getByLabel('Rule 2: destination URL').fill('https://fr.example.com/');
   await page.getByRole('button', { name: 'Split between variants' }).click();
   await page.getByLabel('Variant 1: URL').fill('https://a.example.com/');
   await page.getByLabel('Variant 2: URL').fill('https://b.example.com/');
@@ -47,7 +41,7 @@ test('rules, variants, app links and preview round trip through the form; a fiel
   await page.getByLabel('Variant 2: weight (%)').fill('20');
   await page.getByText('Weights sum to 90, not 100.').waitFor();
   await page.locator('summary', { hasText: 'App links' }).click();
-  await page.getByLabel('iOS link').fill('https://apps.apple.com/app/id123456789');
+  await page.getByLabel('iOS link').fill('https://apps.example.com/app/id123456789');
   await page.getByLabel('Android link').fill('javascript://alert(1)');
   await page.locator('summary', { hasText: 'Social preview' }).click();
   await page.getByLabel('Preview title').fill('Launch day');
@@ -74,11 +68,11 @@ test('rules, variants, app links and preview round trip through the form; a fiel
 
   const { data: saved } = await t.api.call('getLink', { params: { ...params, linkId: link.id } });
   assert.deepEqual(saved.rules, [
-    { when: { country: ['DE', 'AT', 'CH'] }, url: 'https://example.de/' },
-    { when: { device: 'mobile', language: 'fr' }, url: 'https://example.fr/' },
+    { when: { country: ['DE', 'AT', 'CH'] }, url: 'https://de.example.com/' },
+    { when: { device: 'mobile', language: 'fr' }, url: 'https://fr.example.com/' },
   ]);
   assert.deepEqual(saved.variants, [{ url: 'https://a.example.com/', weight: 70 }, { url: 'https://b.example.com/', weight: 30 }]);
-  assert.equal(saved.ios, 'https://apps.apple.com/app/id123456789');
+  assert.equal(saved.ios, 'https://apps.example.com/app/id123456789');
   assert.equal(saved.android, 'market://details?id=com.example.app');
   assert.deepEqual(saved.preview, { title: 'Launch day', description: 'Everything about the launch', image: 'https://cdn.example.com/card.png' });
   assert.equal(saved.maxClicks, 500, 'the click limit set elsewhere survives the save');
@@ -91,7 +85,7 @@ test('rules, variants, app links and preview round trip through the form; a fiel
   assert.equal(await page.getByLabel('Rule 2: languages').inputValue(), 'fr');
   assert.equal(await page.getByRole('group', { name: 'Rule 2' }).getByLabel('mobile').isChecked(), true);
   assert.equal(await page.getByLabel('Variant 1: weight (%)').inputValue(), '70');
-  assert.equal(await page.getByLabel('iOS link').inputValue(), 'https://apps.apple.com/app/id123456789');
+  assert.equal(await page.getByLabel('iOS link').inputValue(), 'https://apps.example.com/app/id123456789');
   assert.equal(await page.getByLabel('Preview title').inputValue(), 'Launch day');
   assert.equal(await page.getByLabel('Click limit').inputValue(), '500');
 
@@ -102,7 +96,7 @@ test('rules, variants, app links and preview round trip through the form; a fiel
   await page.getByRole('button', { name: 'Save changes' }).click();
   await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
   const { data: trimmed } = await t.api.call('getLink', { params: { ...params, linkId: link.id } });
-  assert.deepEqual(trimmed.rules, [{ when: { country: ['DE', 'AT', 'CH'] }, url: 'https://example.de/' }]);
+  assert.deepEqual(trimmed.rules, [{ when: { country: ['DE', 'AT', 'CH'] }, url: 'https://de.example.com/' }]);
   assert.equal(trimmed.preview, null);
   assert.deepEqual(trimmed.variants, saved.variants);
   assert.equal(trimmed.android, saved.android);
@@ -114,14 +108,14 @@ test('analytics group the clicks by target, named as the link names them', { tim
   const t = await team();
   const params = { workspaceId: t.workspaceId };
   const { data: link } = await t.api.call('createLink', {
-    params, body: { url: 'https://example.com/app', ios: 'https://apps.apple.com/app/id123456789', rules: [{ when: { device: 'tablet' }, url: 'https://example.com/tablet' }] },
+    params, body: { url: 'https://example.com/app', ios: 'https://apps.example.com/app/id123456789', rules: [{ when: { device: 'tablet' }, url: 'https://example.com/tablet' }] },
   });
   assert.equal((await visit(link.shortUrl, { ip: '8.8.8.8', ua: BROWSER_UA.iphoneSafari })).headers.get('location'), link.ios);
   assert.equal((await visit(link.shortUrl, { ip: '8.8.4.4', ua: BROWSER_UA.desktopChrome })).headers.get('location'), link.url);
   await eventually(async () => ((await t.api.call('getLinkAnalytics', { params: { ...params, linkId: link.id } })).data.totalClicks === 2 ? true : undefined), 10_000, '2 clicks');
-  const { page } = await signedIn(t.email, t.password, `/${t.slug}/links/${link.id}`);
+  const { page } = await signedIn(browser, t.email, t.password, `/${t.slug}/links/${link.id}`);
   const targets = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Targets' }) });
-  await targets.getByRole('cell', { name: 'iOS link (https://apps.apple.com/app/id123456789)' }).waitFor();
+  await targets.getByRole('cell', { name: 'iOS link (https://apps.example.com/app/id123456789)' }).waitFor();
   await targets.getByRole('cell', { name: 'Destination URL (https://example.com/app)' }).waitFor();
   await page.context().close();
 });
@@ -130,7 +124,7 @@ test('a taken slug offers a free one; a reserved word is named', { timeout: 60_0
   const t = await team();
   const taken = unique('taken-');
   await t.api.call('createLink', { params: { workspaceId: t.workspaceId }, body: { url: 'https://example.com/a', slug: taken } });
-  const { page } = await signedIn(t.email, t.password, `/${t.slug}/links/new`);
+  const { page } = await signedIn(browser, t.email, t.password, `/${t.slug}/links/new`);
   await page.getByRole('heading', { name: 'Create link' }).waitFor();
   await page.getByLabel('Destination URL').fill('https://example.com/b');
   await page.getByLabel('Slug').fill('Admin');

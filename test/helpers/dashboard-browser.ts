@@ -67,3 +67,11 @@ export async function signInUi(page: Page, email: string, password: string, path
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
+
+/** A fresh page signed in through the form, landing on `path` (of the dashboard at `origin`). */
+export async function signedIn(browser: Browser, email: string, password: string, path: string, opts: { width?: number; origin?: string } = {}): Promise<{ page: Page; offsite: string[] }> {
+  const origin = opts.origin ?? API_URL;
+  const { page, offsite } = await newPage(browser, opts.width ?? 1280, origin);
+  await signInUi(page, email, password, `/login?next=${encodeURIComponent(path)}`, `${origin}${new URL(DASHBOARD_URL).pathname}`);
+  return { page, offsite };
+}
