@@ -6,9 +6,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { ADMIN_TOKEN, team, unique } from '../helpers/api.js';
-import { assertAccessible, assertPageBasics, DASHBOARD_URL, launchBrowser, newPage, signInUi } from '../helpers/dashboard-browser.js';
+import { assertAccessible, assertPageBasics, DASHBOARD_URL, launchBrowser, newPage, signedIn } from '../helpers/dashboard-browser.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { scratchDir } from '../helpers/scratch-dir.mjs';
 import { startReceiver, throwAwayCertificate } from '../helpers/webhook-receiver.js';
@@ -29,17 +29,15 @@ after(async () => {
   assert.equal(await server?.stop(), 0);
 });
 
-async function signedIn(email: string, password: string, path: string, base = server.url): Promise<Page> {
-  const { page } = await newPage(browser, 1280, base);
-  await signInUi(page, email, password, `/login?next=${encodeURIComponent(path)}`, `${base}/app`);
-  return page;
-}
+/** Signed in on this file's server (or `origin`), at `path`. */
+const signedInAt = async (email: string, password: string, path: string, origin = server.url) =>
+  (await signedIn(browser, email, password, path, { origin })).page;
 
 test('a failed webhook test is red; the description shows; the form clears after creating', { timeout: 90_000 }, async () => {
   const receiver = await startReceiver({ tls: cert, respond: () => 500 });
   try {
     const t = await team('pro', server.url);
-    const page = await signedIn(t.email, t.password, `/${t.slug}/webhooks`);
+    const page = await signedInAt(t.email, t.password, `/${t.slug}/webhooks`);
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
     await page.getByLabel('Endpoint URL').fill(`${receiver.url}/hooks`);
     await page.getByLabel('Description').fill('Orders service');
@@ -66,7 +64,7 @@ test('a failed webhook test is red; the description shows; the form clears after
 
 test('OAuth client and invite forms clear after creating; the settings nav marks its page', { timeout: 90_000 }, async () => {
   const t = await team('pro', server.url);
-  const page = await signedIn(t.email, t.password, `/${t.slug}/settings/oauth-clients`);
+  const page = await signedInAt(t.email, t.password, `/${t.slug}/settings/oauth-clients`);
   await page.getByRole('heading', { name: 'OAuth clients' }).waitFor();
   const current = page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'OAuth clients' });
   assert.equal(await current.getAttribute('aria-current'), 'page');
@@ -87,13 +85,22 @@ test('OAuth client and invite forms clear after creating; the settings nav marks
   await page.getByRole('button', { name: 'Send invite' }).click();
   await page.getByText(`Invite for ${email} created`).waitFor();
   assert.equal(await page.getByLabel('Email').inputValue(), '');
+  // The invite's page names the workspace and who invited, before anyone signs in.
+  const acceptUrl = await page.locator('.secret code').innerText();
+  const { page: visitor } = await newPage(browser, 1280, server.url);
+  await visitor.goto(acceptUrl.replace(/^https?:\/\/[^/]+/, server.url));
+  const { data: ws } = await t.api.call('listWorkspaces', {});
+  const { data: me } = await t.api.call('getMe', {});
+  await visitor.getByTestId('invite-summary').filter({ hasText: `${me.name} invited ${email} to the workspace ${ws[0].name} as a member.` }).waitFor();
+  await assertPageBasics(visitor, '/invites/{token}');
+  await visitor.context().close();
   await page.context().close();
 });
 
 test('the workspace slug follows the name; a free plan sees the upgrade before the webhook form; dark mode', { timeout: 90_000 }, async () => {
   // The run's server applies the plans (HOP_PLANS=on).
   const t = await team('free');
-  const page = await signedIn(t.email, t.password, '/', new URL(DASHBOARD_URL).origin);
+  const page = await signedInAt(t.email, t.password, '/', new URL(DASHBOARD_URL).origin);
   await page.getByRole('heading', { name: 'Create a workspace' }).waitFor();
   await page.getByLabel('Name').fill('Café Crème Ltd');
   assert.equal(await page.getByLabel('Slug').inputValue(), 'cafe-creme-ltd');
@@ -117,7 +124,7 @@ test('the link page checks the destination now and shows its health', { timeout:
   try {
     const t = await team('pro', server.url);
     const { data: link } = await t.api.call('createLink', { params: { workspaceId: t.workspaceId }, body: { url: `${destination.url}/page` } });
-    const page = await signedIn(t.email, t.password, `/${t.slug}/links/${link.id}`);
+    const page = await signedInAt(t.email, t.password, `/${t.slug}/links/${link.id}`);
     await page.getByTestId('link-health').filter({ hasText: 'Not checked yet' }).waitFor();
     await page.getByRole('button', { name: 'Check now' }).click();
     await page.getByTestId('link-health').filter({ hasText: /OK \(HTTP 200\), checked / }).waitFor();
@@ -132,7 +139,7 @@ test('the link page checks the destination now and shows its health', { timeout:
 
 test('links import from a CSV file and export as the CLI writes them', { timeout: 60_000 }, async () => {
   const t = await team('pro', server.url);
-  const page = await signedIn(t.email, t.password, `/${t.slug}/links`);
+  const page = await signedInAt(t.email, t.password, `/${t.slug}/links`);
   await page.getByRole('heading', { name: 'Links' }).waitFor();
   await page.locator('summary', { hasText: 'CSV import and export' }).click();
   const [a, b] = [unique('csv-a-'), unique('csv-b-')];

@@ -6,7 +6,14 @@ import { workspaceKeys } from './workspaces.js';
 export const memberKeys = {
   all: (workspaceId: string) => ['members', workspaceId] as const,
   invites: (workspaceId: string) => ['members', workspaceId, 'invites'] as const,
+  invite: (token: string) => ['invite', token] as const,
 };
+
+/** The invite's workspace, inviter and role, by its token (no session needed). */
+export function useInvitePreview(token: string) {
+  const api = useApi();
+  return useQuery({ queryKey: memberKeys.invite(token), queryFn: async () => (await api.call('getInvite', { params: { token } })).data, retry: false });
+}
 
 export function useMembers(workspaceId: string) {
   const api = useApi();
