@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { TagSchema, type Link, type Workspace } from '@hop/shared';
 import { HopApiError } from '../api.js';
+import { check } from '../form-errors.js';
 import { linkKeys, useDeleteLink, useUpdateLink } from '../queries/links.js';
 
 /**
@@ -31,8 +32,8 @@ export function BulkActions({ workspace, ids, onDone }: { workspace: Workspace; 
 
   const tag = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const parsed = TagSchema.safeParse(new FormData(e.currentTarget).get('tag'));
-    if (!parsed.success) return setMessage(`Tag ${parsed.error.issues[0].message}`);
+    const parsed = check(TagSchema, new FormData(e.currentTarget).get('tag'));
+    if (!parsed.data) return setMessage(`Tag ${parsed.errors?.form}`);
     const links = queries.getQueriesData<{ data: Link[] }>({ queryKey: linkKeys.lists(workspace.id) })
       .flatMap(([, d]) => d?.data ?? []);
     const tagsOf = (id: string) => links.find((l) => l.id === id)?.tags ?? [];
