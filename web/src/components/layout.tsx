@@ -62,7 +62,7 @@ export function Layout() {
         <span className="spacer" />
         {session ? (
           <>
-            <Link to="/account">{session.user.name || session.user.email}</Link>
+            <Link to="/account" className="account">{session.user.name || session.user.email}</Link>
             <SignOut />
           </>
         ) : (

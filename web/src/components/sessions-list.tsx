@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { useEndSessions, useSessions } from '../queries/account.js';
 import { ErrorAlert } from './error-alert.js';
 import { Loading } from './states.js';
+import { DataTable } from './data-table.js';
 
 /** Where the account is signed in, with a sign-out for each and "sign out everywhere else". */
 export function SessionsList() {
@@ -24,21 +25,12 @@ export function SessionsList() {
       {notice ? <p role="status">{notice}</p> : null}
       {sessions.isLoading ? <Loading what="Loading sessions" /> : null}
       {sessions.data?.length ? (
-        <div className="table-wrap" role="region" aria-label="Sessions" tabIndex={0}>
-          <table>
-            <thead><tr><th scope="col">Device</th><th scope="col">Signed in</th><th scope="col">Last used</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
-            <tbody>
-              {sessions.data.map((s) => (
-                <tr key={s.id}>
-                  <td>{s.userAgent ?? 'unknown'}{s.current ? <strong> (this session)</strong> : null}</td>
-                  <td>{new Date(s.createdAt).toLocaleString()}</td>
-                  <td>{new Date(s.lastUsedAt).toLocaleString()}</td>
-                  <td>{s.current ? null : <button type="button" className="link-button" onClick={() => endOne(s.id)}>End session</button>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Sessions" rows={sessions.data} rowKey={(s) => s.id} columns={[
+          { key: 'device', header: 'Device', phone: 'title', cell: (s) => <>{s.userAgent ?? 'unknown'}{s.current ? <strong> (this session)</strong> : null}</> },
+          { key: 'created', header: 'Signed in', cell: (s) => new Date(s.createdAt).toLocaleString() },
+          { key: 'used', header: 'Last used', cell: (s) => new Date(s.lastUsedAt).toLocaleString() },
+          { key: 'actions', header: '', label: 'Actions', phone: 'unlabelled', cell: (s) => (s.current ? null : <button type="button" className="link-button" onClick={() => endOne(s.id)}>End session</button>) },
+        ]} />
       ) : null}
       <p className="hint">CLI logins made with <code>hop login</code> are listed under <Link to="/account/apps">Connected apps</Link>; signing out everywhere else ends them too.</p>
     </section>

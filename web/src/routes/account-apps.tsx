@@ -3,6 +3,7 @@ import { useOAuthGrants, useRevokeOAuthGrant } from '../queries/account.js';
 import { Page } from '../components/layout.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
+import { DataTable } from '../components/data-table.js';
 
 /** Connected apps: the OAuth grants the user gave (the CLI's logins included), each revocable. */
 export default function AccountAppsPage() {
@@ -18,23 +19,14 @@ export default function AccountAppsPage() {
       {grants.isLoading ? <Loading what="Loading connected apps" /> : null}
       {grants.data?.length === 0 ? <Empty><p>No app is connected to your account.</p></Empty> : null}
       {grants.data?.length ? (
-        <div className="table-wrap" role="region" aria-label="Connected apps" tabIndex={0}>
-          <table>
-            <thead><tr><th scope="col">App</th><th scope="col">Workspaces</th><th scope="col">Access</th><th scope="col">Connected</th><th scope="col">Last used</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
-            <tbody>
-              {grants.data.map((g) => (
-                <tr key={g.id}>
-                  <td>{g.clientName}</td>
-                  <td>{g.workspaces.map((w) => w.name).join(', ') || '—'}</td>
-                  <td>{g.scopes.map((s) => <span key={s} className="tag">{s}</span>)}</td>
-                  <td>{new Date(g.createdAt).toLocaleString()}</td>
-                  <td>{g.lastUsedAt ? new Date(g.lastUsedAt).toLocaleString() : 'never'}</td>
-                  <td><button type="button" className="link-button" onClick={() => revoke(g.id, g.clientName)}>Revoke {g.clientName}</button></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Connected apps" rows={grants.data} rowKey={(g) => g.id} columns={[
+          { key: 'app', header: 'App', phone: 'title', cell: (g) => g.clientName },
+          { key: 'workspaces', header: 'Workspaces', cell: (g) => g.workspaces.map((w) => w.name).join(', ') || '—' },
+          { key: 'scopes', header: 'Access', phone: 'wide', cell: (g) => g.scopes.map((s) => <span key={s} className="tag">{s}</span>) },
+          { key: 'created', header: 'Connected', cell: (g) => new Date(g.createdAt).toLocaleString() },
+          { key: 'used', header: 'Last used', cell: (g) => (g.lastUsedAt ? new Date(g.lastUsedAt).toLocaleString() : 'never') },
+          { key: 'actions', header: '', label: 'Actions', phone: 'unlabelled', cell: (g) => <button type="button" className="link-button" onClick={() => revoke(g.id, g.clientName)}>Revoke {g.clientName}</button> },
+        ]} />
       ) : null}
     </Page>
   );

@@ -6,6 +6,7 @@ import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Loading } from '../components/states.js';
+import { DataTable } from '../components/data-table.js';
 import { AnalyticsView, RangePicker, type Range } from '../components/analytics-view.js';
 import { dashboardPath } from '@hop/shared';
 
@@ -23,14 +24,11 @@ function WorkspaceAnalytics({ workspace }: { workspace: Workspace }) {
           <section className="card" aria-labelledby="top-h">
             <h2 id="top-h">Top links</h2>
             {!q.data.topLinks?.length ? <p className="hint">No clicks in this range.</p> : (
-              <div className="table-wrap" role="region" aria-label="Top links" tabIndex={0}>
-                <table>
-                  <thead><tr><th scope="col">Link</th><th scope="col" className="num">Clicks</th><th scope="col" className="num">Unique</th></tr></thead>
-                  <tbody>{q.data.topLinks.map((l) => (
-                    <tr key={l.linkId}><td><Link to={dashboardPath('link', { ws: workspace.slug, linkId: l.linkId })}>{l.slug}</Link> <span className="hint">{l.domain}</span></td><td className="num">{l.clicks}</td><td className="num">{l.uniqueClicks}</td></tr>
-                  ))}</tbody>
-                </table>
-              </div>
+              <DataTable label="Top links" rows={q.data.topLinks} rowKey={(l) => l.linkId} columns={[
+                { key: 'link', header: 'Link', phone: 'title', cell: (l) => <><Link to={dashboardPath('link', { ws: workspace.slug, linkId: l.linkId })}>{l.slug}</Link> <span className="hint">{l.domain}</span></> },
+                { key: 'clicks', header: 'Clicks', numeric: true, cell: (l) => l.clicks },
+                { key: 'unique', header: 'Unique', numeric: true, cell: (l) => l.uniqueClicks },
+              ]} />
             )}
           </section>
         </>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { Link as HopLink, ListLinksQuery, Workspace } from '@hop/shared';
 import { useLinks } from '../queries/links.js';
@@ -11,6 +11,7 @@ import { LinkFilters } from '../components/link-filters.js';
 import { BulkActions } from '../components/link-bulk-actions.js';
 import { CopyButton } from '../components/copy-button.js';
 import { LinksCsv } from '../components/links-csv.js';
+import { DataTable, type Column } from '../components/data-table.js';
 import { dashboardPath } from '@hop/shared';
 
 /** The list's query, kept in the address so a filtered view can be shared and reloaded. */
@@ -34,21 +35,28 @@ function useListQuery(): [ListLinksQuery, (patch: Record<string, string | undefi
   return [q, update];
 }
 
-function LinkRow({ link, ws, selected, onSelect, selectable }: { link: HopLink; ws: string; selected: boolean; onSelect: (on: boolean) => void; selectable: boolean }) {
-  return (
-    <tr>
-      <td>{selectable ? <input type="checkbox" aria-label={`Select ${link.slug}`} checked={selected} onChange={(e) => onSelect(e.target.checked)} /> : null}</td>
-      <td>
-        <Link to={dashboardPath('link', { ws, linkId: link.id })} className="slug">{link.slug}</Link>
-        <div className="hint truncate">{link.shortUrl}</div>
-      </td>
-      <td className="truncate url-cell" title={link.url}>{link.url}</td>
-      <td>{link.tags.map((t) => <span key={t} className="tag">{t}</span>)}</td>
-      <td className="num">{link.clicks}</td>
-      <td>{link.status === 'active' ? 'active' : link.status.replace('_', ' ')}</td>
-      <td><CopyButton value={link.shortUrl} label={`Copy ${link.slug}`} /></td>
-    </tr>
-  );
+/** The columns of the links list; on a phone, slug and destination lead each card, then clicks and copy. */
+function linkColumns(ws: string, sel: { on: boolean; selected: Set<string>; toggle: (id: string, on: boolean) => void; all: ReactNode }): Column<HopLink>[] {
+  return [
+    {
+      key: 'select', header: sel.all, label: 'Select', phone: 'unlabelled',
+      cell: (l) => (sel.on ? <input type="checkbox" aria-label={`Select ${l.slug}`} checked={sel.selected.has(l.id)} onChange={(e) => sel.toggle(l.id, e.target.checked)} /> : null),
+    },
+    {
+      key: 'slug', header: 'Slug', phone: 'title',
+      cell: (l) => (
+        <>
+          <Link to={dashboardPath('link', { ws, linkId: l.id })} className="slug">{l.slug}</Link>
+          <div className="hint truncate">{l.shortUrl}</div>
+        </>
+      ),
+    },
+    { key: 'url', header: 'Destination', phone: 'wide', cell: (l) => l.url, cellProps: (l) => ({ title: l.url, className: 'truncate url-cell' }) },
+    { key: 'tags', header: 'Tags', phone: 'unlabelled', cell: (l) => l.tags.map((t) => <span key={t} className="tag">{t}</span>) },
+    { key: 'clicks', header: 'Clicks', numeric: true, cell: (l) => l.clicks },
+    { key: 'status', header: 'Status', cell: (l) => l.status.replace('_', ' ') },
+    { key: 'copy', header: '', label: 'Copy', phone: 'unlabelled', cell: (l) => <CopyButton value={l.shortUrl} label={`Copy ${l.slug}`} /> },
+  ];
 }
 
 function LinksTable({ workspace }: { workspace: Workspace }) {
@@ -71,19 +79,12 @@ function LinksTable({ workspace }: { workspace: Workspace }) {
         <Empty>{query.q || query.tags || query.domain ? <p>No link matches these filters.</p> : <p>No links yet.{canWrite ? ' Create your first one.' : ''}</p>}</Empty>
       ) : null}
       {links.length > 0 ? (
-        <div className="table-wrap" role="region" aria-label="Links" tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{canWrite ? <input type="checkbox" aria-label="Select all" checked={links.every((l) => selected.has(l.id))} onChange={(e) => setSelected(e.target.checked ? new Set(links.map((l) => l.id)) : new Set())} /> : <span className="sr-only">Select</span>}</th>
-                <th scope="col">Slug</th><th scope="col">Destination</th><th scope="col">Tags</th><th scope="col">Clicks</th><th scope="col">Status</th><th scope="col"><span className="sr-only">Copy</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {links.map((l) => <LinkRow key={l.id} link={l} ws={workspace.slug} selectable={canWrite} selected={selected.has(l.id)} onSelect={(on) => toggle(l.id, on)} />)}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Links" rows={links} rowKey={(l) => l.id} columns={linkColumns(workspace.slug, {
+          on: canWrite, selected, toggle,
+          all: canWrite
+            ? <input type="checkbox" aria-label="Select all" checked={links.every((l) => selected.has(l.id))} onChange={(e) => setSelected(e.target.checked ? new Set(links.map((l) => l.id)) : new Set())} />
+            : '',
+        })} />
       ) : null}
       <nav aria-label="Pages" className="pager">
         <button type="button" className="secondary" disabled={cursors.length === 0} onClick={() => { const prev = cursors.slice(0, -1); setCursors(prev); update({ cursor: prev[prev.length - 1] }); }}>Previous page</button>

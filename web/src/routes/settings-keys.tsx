@@ -9,6 +9,7 @@ import { Field } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
 import { SecretOnce } from '../components/secret-once.js';
+import { DataTable } from '../components/data-table.js';
 
 function CreateKeyForm({ workspace, onCreated }: { workspace: Workspace; onCreated: (k: CreatedApiKey) => void }) {
   const { onSubmit, errors, alert, busy } = useCheckedForm(CreateApiKeyBodySchema, {
@@ -50,20 +51,13 @@ function Keys({ workspace }: { workspace: Workspace }) {
       {keys.isLoading ? <Loading what="Loading keys" /> : null}
       {keys.data?.length === 0 ? <Empty><p>No API keys yet.</p></Empty> : null}
       {keys.data?.length ? (
-        <div className="table-wrap" role="region" aria-label="API keys" tabIndex={0}>
-          <table>
-            <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Scopes</th><th scope="col">Last used</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
-            <tbody>
-              {keys.data.map((k) => (
-                <tr key={k.id}>
-                  <td>{k.name}</td><td><code>{k.prefix}…</code></td><td>{k.scopes.map((s) => <span key={s} className="tag">{s}</span>)}</td>
-                  <td>{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : 'never'}</td>
-                  <td><button type="button" className="link-button" onClick={() => revoke(k.id, k.name)}>Revoke</button></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="API keys" rows={keys.data} rowKey={(k) => k.id} columns={[
+          { key: 'name', header: 'Name', phone: 'title', cell: (k) => k.name },
+          { key: 'key', header: 'Key', cell: (k) => <code>{k.prefix}…</code> },
+          { key: 'scopes', header: 'Scopes', phone: 'wide', cell: (k) => k.scopes.map((s) => <span key={s} className="tag">{s}</span>) },
+          { key: 'used', header: 'Last used', cell: (k) => (k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : 'never') },
+          { key: 'actions', header: '', label: 'Actions', phone: 'unlabelled', cell: (k) => <button type="button" className="link-button" onClick={() => revoke(k.id, k.name)}>Revoke</button> },
+        ]} />
       ) : null}
     </>
   );

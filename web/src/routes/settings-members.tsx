@@ -11,6 +11,7 @@ import { Field, SelectField } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Loading } from '../components/states.js';
 import { CopyButton } from '../components/copy-button.js';
+import { DataTable } from '../components/data-table.js';
 
 function InviteForm({ workspace }: { workspace: Workspace }) {
   const [created, setCreated] = useState<CreatedInvite | null>(null);
@@ -57,24 +58,19 @@ function Members({ workspace }: { workspace: Workspace }) {
       <ErrorAlert error={members.error ?? updateMember.error ?? deleteMember.error ?? deleteInvite.error} />
       {members.isLoading ? <Loading what="Loading members" /> : null}
       {members.data ? (
-        <div className="table-wrap" role="region" aria-label="Members" tabIndex={0}>
-          <table>
-            <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
-            <tbody>
-              {members.data.map((m) => (
-                <tr key={m.userId}>
-                  <td>{m.name}{m.userId === me ? ' (you)' : ''}</td><td>{m.email}</td>
-                  <td>{roleMayCall(workspace.role, 'updateMember') ? (
-                    <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => setRole(m.userId, e.target.value as Role)}>
-                      {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
-                    </select>
-                  ) : m.role}</td>
-                  <td>{isAdmin || m.userId === me ? <button type="button" className="link-button" onClick={() => remove(m.userId, m.email)}>{m.userId === me ? 'Leave' : 'Remove'}</button> : null}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Members" rows={members.data} rowKey={(m) => m.userId} columns={[
+          { key: 'name', header: 'Name', phone: 'title', cell: (m) => <>{m.name}{m.userId === me ? ' (you)' : ''}</> },
+          { key: 'email', header: 'Email', phone: 'wide', cell: (m) => m.email },
+          {
+            key: 'role', header: 'Role',
+            cell: (m) => (roleMayCall(workspace.role, 'updateMember') ? (
+              <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => setRole(m.userId, e.target.value as Role)}>
+                {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+              </select>
+            ) : m.role),
+          },
+          { key: 'actions', header: '', label: 'Actions', phone: 'unlabelled', cell: (m) => (isAdmin || m.userId === me ? <button type="button" className="link-button" onClick={() => remove(m.userId, m.email)}>{m.userId === me ? 'Leave' : 'Remove'}</button> : null) },
+        ]} />
       ) : null}
       {isAdmin ? (
         <>

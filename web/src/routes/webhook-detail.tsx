@@ -9,6 +9,7 @@ import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { Field } from '../components/field.js';
+import { DataTable } from '../components/data-table.js';
 import { dashboardPath } from '@hop/shared';
 
 function Attempts({ d }: { d: Delivery }) {
@@ -83,21 +84,12 @@ function WebhookDetail({ workspace }: { workspace: Workspace }) {
       <ErrorAlert error={deliveries.error} />
       {deliveries.data?.length === 0 ? <Empty><p>No deliveries yet.</p></Empty> : null}
       {deliveries.data?.length ? (
-        <div className="table-wrap" role="region" aria-label="Deliveries" tabIndex={0}>
-          <table>
-            <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
-            <tbody>
-              {deliveries.data.map((d) => (
-                <tr key={d.id}>
-                  <td>{d.eventType}<div className="hint">{d.id}</div></td>
-                  <td>{d.status}{d.nextAttemptAt ? <div className="hint">next {new Date(d.nextAttemptAt).toLocaleTimeString()}</div> : null}</td>
-                  <td><Attempts d={d} /></td>
-                  <td>{d.status !== 'pending' ? <button type="button" className="link-button" onClick={() => run(actions.retry, d.id, said('Retry queued.'))}>Retry</button> : null}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Deliveries" rows={deliveries.data} rowKey={(d) => d.id} columns={[
+          { key: 'event', header: 'Event', phone: 'title', cell: (d) => <>{d.eventType}<div className="hint">{d.id}</div></> },
+          { key: 'status', header: 'Status', cell: (d) => <>{d.status}{d.nextAttemptAt ? <div className="hint">next {new Date(d.nextAttemptAt).toLocaleTimeString()}</div> : null}</> },
+          { key: 'attempts', header: 'Attempts', phone: 'wide', cell: (d) => <Attempts d={d} /> },
+          { key: 'actions', header: '', label: 'Actions', phone: 'unlabelled', cell: (d) => (d.status !== 'pending' ? <button type="button" className="link-button" onClick={() => run(actions.retry, d.id, said('Retry queued.'))}>Retry</button> : null) },
+        ]} />
       ) : null}
     </Page>
   );
