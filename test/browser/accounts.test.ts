@@ -17,7 +17,6 @@ const tokenIn = (page: import('playwright-core').Page) => page.evaluate(() => (J
 test('account page: change the password, list sessions, sign out everywhere else; sign-out ends the token on the server', { timeout: 90_000 }, async () => {
   const a = await signup();
   const { page } = await newPage(browser);
-  page.on('dialog', (d) => void d.accept());
   await signInUi(page, a.email, a.password);
   await page.getByRole('heading', { name: 'Workspaces' }).waitFor();
   await page.goto(`${DASHBOARD_URL}/account`);
@@ -42,6 +41,8 @@ test('account page: change the password, list sessions, sign out everywhere else
   await page.getByRole('region', { name: 'Sessions' }).locator('tbody tr').nth(1).waitFor();
   const { data: other } = await anonymous.call('login', { body: { email: a.email, password: 'changed in the dashboard' } });
   await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+  // The dashboard's confirm dialog asks first, naming what its button does.
+  await page.getByRole('dialog').getByRole('button', { name: 'Sign out everywhere else' }).click();
   await page.getByRole('status').filter({ hasText: /Signed out everywhere else/ }).waitFor();
   await fails(client({ token: other.token }), 'getMe', {}, 'UNAUTHORIZED');
 
@@ -94,7 +95,6 @@ test('connected apps: the CLI login is listed and revoked from the dashboard', {
   const t = await team();
   const cli = await oauthTokens(t, t.workspaceId);
   const { page } = await newPage(browser);
-  page.on('dialog', (d) => void d.accept());
   await signInUi(page, t.email, t.password);
   await page.getByRole('heading', { name: 'Workspaces' }).waitFor();
   await page.goto(`${DASHBOARD_URL}/account`);
@@ -103,6 +103,7 @@ test('connected apps: the CLI login is listed and revoked from the dashboard', {
   await page.getByRole('cell', { name: 'Hop CLI', exact: true }).waitFor();
   await assertPageBasics(page, '/account/apps');
   await page.getByRole('button', { name: 'Revoke Hop CLI' }).click();
+  await page.getByRole('dialog', { name: /Revoke Hop CLI\?/ }).getByRole('button', { name: 'Revoke' }).click();
   await page.getByText('No app is connected to your account.').waitFor();
   await fails(client({ token: cli.access_token }), 'getMe', {}, 'UNAUTHORIZED');
   await page.context().close();

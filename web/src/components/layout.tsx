@@ -6,6 +6,7 @@ import { roleMayCall } from '@hop/shared';
 import { dashboardPath, type DashboardPage } from '@hop/shared';
 import { useApi } from '../api.js';
 import { useWorkspace } from '../workspace.js';
+import { ConfirmProvider } from './confirm.js';
 
 /** Ends the session on the server too (its token stops working everywhere), then forgets it here. */
 function SignOut() {
@@ -71,7 +72,9 @@ export function Layout() {
       </header>
       {session ? <WorkspaceNav /> : null}
       <main id="main" tabIndex={-1}>
-        <Outlet />
+        <ConfirmProvider>
+          <Outlet />
+        </ConfirmProvider>
       </main>
     </>
   );

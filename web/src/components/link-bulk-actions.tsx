@@ -4,12 +4,14 @@ import { TagSchema, type Link, type Workspace } from '@hop/shared';
 import { HopApiError } from '../api.js';
 import { check } from '../form-errors.js';
 import { linkKeys, useDeleteLink, useUpdateLink } from '../queries/links.js';
+import { useConfirm } from './confirm.js';
 
 /**
  * Delete or tag the selected links. The API has no bulk delete or bulk update, so each link is
  * its own request; a refusal (a member changing another's link) is reported per link.
  */
 export function BulkActions({ workspace, ids, onDone }: { workspace: Workspace; ids: string[]; onDone: () => void }) {
+  const confirm = useConfirm();
   const queries = useQueryClient();
   const deleteLink = useDeleteLink(workspace.id);
   const updateLink = useUpdateLink(workspace.id);
@@ -25,8 +27,8 @@ export function BulkActions({ workspace, ids, onDone }: { workspace: Workspace; 
     if (!failed.length) onDone();
   };
 
-  const remove = () => {
-    if (!window.confirm(`Delete ${ids.length} link${ids.length === 1 ? '' : 's'}? Their short URLs will stop working.`)) return;
+  const remove = async () => {
+    if (!(await confirm({ message: `Delete ${ids.length} link${ids.length === 1 ? '' : 's'}? Their short URLs will stop working.`, action: 'Delete' }))) return;
     void run('Deleted', (linkId) => deleteLink.mutateAsync(linkId));
   };
 
@@ -48,7 +50,7 @@ export function BulkActions({ workspace, ids, onDone }: { workspace: Workspace; 
         <input id="bulk-tag" name="tag" required />
         <button type="submit" className="secondary" disabled={busy}>Add tag</button>
       </form>
-      <button type="button" className="danger" onClick={remove} disabled={busy}>Delete selected</button>
+      <button type="button" className="danger" onClick={() => void remove()} disabled={busy}>Delete selected</button>
       {message ? <p role="status">{message}</p> : null}
     </div>
   );

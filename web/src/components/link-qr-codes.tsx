@@ -6,6 +6,7 @@ import { useSession } from '../session.js';
 import { ErrorAlert } from './error-alert.js';
 import { Empty, Loading } from './states.js';
 import { CopyButton } from './copy-button.js';
+import { useConfirm } from './confirm.js';
 
 const QrDesigner = lazy(() => import('../qr/qr-designer.js'));
 
@@ -14,6 +15,7 @@ const here = (url: string) => { const u = new URL(url); return u.pathname + u.se
 
 /** A link's QR codes with their downloads, and the designer for a new one (members and up). */
 export function LinkQrCodes({ workspace, link }: { workspace: Workspace; link: Link }) {
+  const confirm = useConfirm();
   const [designing, setDesigning] = useState(false);
   const list = useQrCodes(workspace.id, link.id);
   const create = useCreateQrCode(workspace.id, link.id);
@@ -21,7 +23,7 @@ export function LinkQrCodes({ workspace, link }: { workspace: Workspace; link: L
   const canWrite = roleMayCall(workspace.role, 'createQrCode');
   const me = useSession().session?.user.id;
   const remove = (qrId: string) => {
-    if (window.confirm('Delete this QR code? Printed copies will stop working.')) deleteQr.mutate(qrId);
+    void confirm({ message: 'Delete this QR code? Printed copies will stop working.', action: 'Delete QR code' }).then((yes) => { if (yes) deleteQr.mutate(qrId); });
   };
   return (
     <section aria-labelledby="qr-heading">

@@ -4,16 +4,19 @@ import { useEndSessions, useSessions } from '../queries/account.js';
 import { ErrorAlert } from './error-alert.js';
 import { Loading } from './states.js';
 import { DataTable } from './data-table.js';
+import { useConfirm } from './confirm.js';
 
 /** Where the account is signed in, with a sign-out for each and "sign out everywhere else". */
 export function SessionsList() {
+  const confirm = useConfirm();
   const [notice, setNotice] = useState<string | null>(null);
   const sessions = useSessions();
   const end = useEndSessions();
   const said = (what: string) => (n: number) => setNotice(`${what}: ${n} session${n === 1 ? '' : 's'} signed out.`);
   const endOne = (id: string) => end.mutate(id, { onSuccess: said('Signed out') });
   const endOthers = () => {
-    if (window.confirm('Sign out every other session and CLI login? This one stays signed in.')) end.mutate(undefined, { onSuccess: said('Signed out everywhere else') });
+    void confirm({ message: 'Sign out every other session and CLI login? This one stays signed in.', action: 'Sign out everywhere else' })
+      .then((yes) => { if (yes) end.mutate(undefined, { onSuccess: said('Signed out everywhere else') }); });
   };
   return (
     <section aria-labelledby="sessions-heading">

@@ -4,13 +4,15 @@ import { Page } from '../components/layout.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
 import { DataTable } from '../components/data-table.js';
+import { useConfirm } from '../components/confirm.js';
 
 /** Connected apps: the OAuth grants the user gave (the CLI's logins included), each revocable. */
 export default function AccountAppsPage() {
+  const confirm = useConfirm();
   const grants = useOAuthGrants();
   const revokeGrant = useRevokeOAuthGrant();
   const revoke = (id: string, name: string) => {
-    if (window.confirm(`Revoke ${name}? It stops working at once.`)) revokeGrant.mutate(id);
+    void confirm({ message: `Revoke ${name}? It stops working at once.`, action: 'Revoke' }).then((yes) => { if (yes) revokeGrant.mutate(id); });
   };
   return (
     <Page title="Connected apps">

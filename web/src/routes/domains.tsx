@@ -9,8 +9,10 @@ import { Field } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
 import { CopyButton } from '../components/copy-button.js';
+import { useConfirm } from '../components/confirm.js';
 
 function DomainCard({ workspace, domain, canManage }: { workspace: Workspace; domain: Domain; canManage: boolean }) {
+  const confirm = useConfirm();
   const [said, setSaid] = useState('');
   const verifyDomain = useVerifyDomain(workspace.id);
   const deleteDomain = useDeleteDomain(workspace.id);
@@ -18,7 +20,7 @@ function DomainCard({ workspace, domain, canManage }: { workspace: Workspace; do
     onSuccess: (d) => setSaid(d.verified ? 'Verified.' : 'Not verified yet: the TXT record was not found. DNS changes can take a while.'),
   });
   const remove = () => {
-    if (window.confirm(`Remove ${domain.name}? Its links stop working.`)) deleteDomain.mutate(domain.id);
+    void confirm({ message: `Remove ${domain.name}? Its links stop working.`, action: 'Remove' }).then((yes) => { if (yes) deleteDomain.mutate(domain.id); });
   };
   return (
     <li className="card">

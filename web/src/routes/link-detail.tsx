@@ -12,6 +12,7 @@ import { LinkForm } from '../link-form/link-form.js';
 import { AnalyticsView, RangePicker, type Range } from '../components/analytics-view.js';
 import { LinkQrCodes } from '../components/link-qr-codes.js';
 import { targetLabel } from '../link-form/targets.js';
+import { useConfirm } from '../components/confirm.js';
 
 function LinkAnalytics({ workspace, link }: { workspace: Workspace; link: Link }) {
   const [range, setRange] = useState<Range>({ days: 30 });
@@ -48,6 +49,7 @@ function Health({ workspace, link }: { workspace: Workspace; link: Link }) {
 }
 
 function LinkDetail({ workspace, userId }: { workspace: Workspace; userId?: string }) {
+  const confirm = useConfirm();
   const { linkId = '' } = useParams();
   const navigate = useNavigate();
   const q = useLink(workspace.id, linkId);
@@ -63,12 +65,12 @@ function LinkDetail({ workspace, userId }: { workspace: Workspace; userId?: stri
     ...update,
     mutate: (body: UpdateLinkBody, opts: Parameters<typeof update.mutate>[1]) => { setSaved(false); update.mutate({ linkId, body }, opts); },
   };
-  const remove = () => {
-    if (!window.confirm(`Delete ${link.slug}? Its short URL will stop working.`)) return;
+  const remove = async () => {
+    if (!(await confirm({ message: `Delete ${link.slug}? Its short URL will stop working.`, action: 'Delete link' }))) return;
     deleteLink.mutate(linkId, { onSuccess: () => navigate(dashboardPath('links', { ws: workspace.slug })) });
   };
   return (
-    <Page title={link.slug} actions={editable ? <button type="button" className="danger" onClick={remove}>Delete link</button> : null}>
+    <Page title={link.slug} actions={editable ? <button type="button" className="danger" onClick={() => void remove()}>Delete link</button> : null}>
       <ErrorAlert error={deleteLink.error} />
       <dl className="facts">
         <dt>Short URL</dt><dd><a href={link.shortUrl}>{link.shortUrl}</a> <CopyButton value={link.shortUrl} label="Copy short URL" /></dd>

@@ -10,6 +10,7 @@ import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { DataTable } from '../components/data-table.js';
+import { useConfirm } from '../components/confirm.js';
 
 function CreateKeyForm({ workspace, onCreated }: { workspace: Workspace; onCreated: (k: CreatedApiKey) => void }) {
   const { onSubmit, errors, alert, busy } = useCheckedForm(CreateApiKeyBodySchema, {
@@ -36,11 +37,12 @@ function CreateKeyForm({ workspace, onCreated }: { workspace: Workspace; onCreat
 }
 
 function Keys({ workspace }: { workspace: Workspace }) {
+  const confirm = useConfirm();
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const keys = useApiKeys(workspace.id);
   const deleteKey = useDeleteApiKey(workspace.id);
   const revoke = (keyId: string, name: string) => {
-    if (window.confirm(`Revoke the key “${name}”? Whatever uses it stops working.`)) deleteKey.mutate(keyId);
+    void confirm({ message: `Revoke the key “${name}”? Whatever uses it stops working.`, action: 'Revoke key' }).then((yes) => { if (yes) deleteKey.mutate(keyId); });
   };
   return (
     <>

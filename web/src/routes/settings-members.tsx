@@ -12,6 +12,7 @@ import { ErrorAlert } from '../components/error-alert.js';
 import { Loading } from '../components/states.js';
 import { CopyButton } from '../components/copy-button.js';
 import { DataTable } from '../components/data-table.js';
+import { useConfirm } from '../components/confirm.js';
 
 function InviteForm({ workspace }: { workspace: Workspace }) {
   const [created, setCreated] = useState<CreatedInvite | null>(null);
@@ -42,6 +43,7 @@ function InviteForm({ workspace }: { workspace: Workspace }) {
 }
 
 function Members({ workspace }: { workspace: Workspace }) {
+  const confirm = useConfirm();
   const me = useSession().session?.user.id;
   const members = useMembers(workspace.id);
   const isAdmin = roleMayCall(workspace.role, 'listInvites');
@@ -51,7 +53,9 @@ function Members({ workspace }: { workspace: Workspace }) {
   const deleteInvite = useDeleteInvite(workspace.id);
   const setRole = (userId: string, role: Role) => updateMember.mutate({ userId, role });
   const remove = (userId: string, email: string) => {
-    if (window.confirm(userId === me ? `Leave ${workspace.name}?` : `Remove ${email} from ${workspace.name}?`)) deleteMember.mutate(userId);
+    const leaving = userId === me;
+    void confirm({ message: leaving ? `Leave ${workspace.name}?` : `Remove ${email} from ${workspace.name}?`, action: leaving ? 'Leave' : 'Remove' })
+      .then((yes) => { if (yes) deleteMember.mutate(userId); });
   };
   return (
     <>

@@ -11,6 +11,7 @@ import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { CopyButton } from '../components/copy-button.js';
+import { useConfirm } from '../components/confirm.js';
 
 function CreateClientForm({ workspace, onCreated }: { workspace: Workspace; onCreated: (c: CreatedOAuthClient) => void }) {
   const { onSubmit, errors, alert, busy } = useCheckedForm(CreateOAuthClientBodySchema, {
@@ -32,6 +33,7 @@ function CreateClientForm({ workspace, onCreated }: { workspace: Workspace; onCr
 }
 
 function Clients({ workspace }: { workspace: Workspace }) {
+  const confirm = useConfirm();
   const [created, setCreated] = useState<CreatedOAuthClient | null>(null);
   const list = useOAuthClients(workspace.id);
   const regenerate = useRegenerateOAuthClientSecret(workspace.id);
@@ -52,7 +54,7 @@ function Clients({ workspace }: { workspace: Workspace }) {
             <p className="hint">Redirect URIs: {c.redirectUris.join(', ')}</p>
             <div className="inline">
               {c.type === 'confidential' ? <button type="button" className="secondary" onClick={() => regenerate.mutate(c.id, { onSuccess: setCreated })}>Regenerate secret</button> : null}
-              <button type="button" className="secondary" onClick={() => { if (window.confirm(`Delete ${c.name}? Its tokens stop working.`)) remove.mutate(c.id); }}>Delete</button>
+              <button type="button" className="secondary" onClick={() => void confirm({ message: `Delete ${c.name}? Its tokens stop working.`, action: 'Delete' }).then((yes) => { if (yes) remove.mutate(c.id); })}>Delete</button>
             </div>
           </li>
         ))}

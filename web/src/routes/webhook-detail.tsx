@@ -11,6 +11,7 @@ import { SecretOnce } from '../components/secret-once.js';
 import { Field } from '../components/field.js';
 import { DataTable } from '../components/data-table.js';
 import { dashboardPath } from '@hop/shared';
+import { useConfirm } from '../components/confirm.js';
 
 function Attempts({ d }: { d: Delivery }) {
   if (!d.attempts.length) return <span className="hint">no attempt yet</span>;
@@ -24,6 +25,7 @@ function Attempts({ d }: { d: Delivery }) {
 }
 
 function WebhookDetail({ workspace }: { workspace: Workspace }) {
+  const confirm = useConfirm();
   const { webhookId = '' } = useParams();
   const navigate = useNavigate();
   /** What the last action said: a failed test is news as bad as an error, and shown as one. */
@@ -59,7 +61,7 @@ function WebhookDetail({ workspace }: { workspace: Workspace }) {
         {w.isActive
           ? <button type="button" className="secondary" onClick={() => run(actions.update, { isActive: false }, said('Disabled.'))}>Disable</button>
           : <button type="button" className="secondary" onClick={() => run(actions.enable, undefined, said('Enabled.'))}>Enable</button>}
-        <button type="button" className="danger" onClick={() => { if (window.confirm('Delete this webhook?')) run(actions.remove, undefined, () => navigate(dashboardPath('webhooks', { ws: workspace.slug }))); }}>Delete webhook</button>
+        <button type="button" className="danger" onClick={() => void confirm({ message: 'Delete this webhook? Its deliveries stop.', action: 'Delete webhook' }).then((yes) => { if (yes) run(actions.remove, undefined, () => navigate(dashboardPath('webhooks', { ws: workspace.slug }))); })}>Delete webhook</button>
       </div>
       <form className="card" onSubmit={(e) => {
         e.preventDefault();
