@@ -7,6 +7,7 @@ import { dashboardPath, type DashboardPage } from '@hop/shared';
 import { useApi } from '../api.js';
 import { useWorkspace } from '../workspace.js';
 import { ConfirmProvider } from './confirm.js';
+import { usePageMeta } from '../page-meta.js';
 
 /** Ends the session on the server too (its token stops working everywhere), then forgets it here. */
 function SignOut() {
@@ -54,6 +55,7 @@ function WorkspaceNav() {
 export function Layout() {
   const { session } = useSession();
   const { ws } = useParams();
+  usePageMeta();
   return (
     <>
       <a href="#main" className="skip">Skip to content</a>
