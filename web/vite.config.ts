@@ -24,5 +24,8 @@ export default defineConfig({
     sourcemap: false,
     target: 'es2022',
     chunkSizeWarningLimit: 400,
+    // Modules run in their import order across chunks, so src/zod-jitless.ts (index.html's first
+    // script) sets zod's config before any schema module is evaluated.
+    rolldownOptions: { output: { strictExecutionOrder: true } },
   },
 });
