@@ -132,3 +132,23 @@ test('the device consent page shows the code being approved and warns against co
   assert.ok(consent.includes(`<code>${grant.user_code}</code>`), 'the code, as the device shows it');
   assert.match(consent, /If someone sent you this code or link, deny/);
 });
+
+test('the OAuth and device pages wear the dashboard\'s stylesheet and icon; sign-in links to the forgot-password page', async () => {
+  // The dashboard's own stylesheet, as its HTML names it.
+  const app = (await client().raw('GET', '/app/')).text;
+  const cssName = /<link rel="stylesheet"[^>]*href="\.\/assets\/([^"]+\.css)"/.exec(app)?.[1];
+  assert.ok(cssName, 'the dashboard names its stylesheet');
+  const css = (await client().raw('GET', `/app/assets/${cssName}`)).text;
+  for (const url of [cliAuthorize(), `${API_URL}/v1/oauth/device`]) {
+    const page = await authorizeSession(url, { 'x-forwarded-for': randomAddress() }).get();
+    assert.equal(page.status, 200);
+    assert.ok(page.text.includes(`<style>${css}`), `${url} carries the dashboard's stylesheet`);
+    assert.match(page.text, /<link rel="icon" href="data:image\/svg\+xml;base64,/);
+    assert.match(page.text, /<header class="top">/);
+    // Still a page that loads nothing: the stylesheet and icon are inline.
+    assert.match(String(page.headers.get('content-security-policy')), /default-src 'none'/);
+  }
+  const signIn = await authorizeSession(cliAuthorize(), { 'x-forwarded-for': randomAddress() }).get();
+  // The dashboard's address (HOP_DASHBOARD_URL, by default {base_url}/app) and its page.
+  assert.match(signIn.text, /<a href="http:\/\/[^"/]+\/app\/forgot-password">Forgot password\?<\/a>/);
+});

@@ -119,7 +119,7 @@ export async function buildApp(
     await eventStreamRoutes(scope, deps);
     await integrationRoutes(scope, deps);
     // Its own scope: form bodies and cookies are parsed there only.
-    await scope.register(async (oauthScope) => oauthRoutes(oauthScope, { ...deps, baseUrl: config.baseUrl }));
+    await scope.register(async (oauthScope) => oauthRoutes(oauthScope, { ...deps, baseUrl: config.baseUrl, dashboardUrl: config.dashboardUrl }));
   });
   await app.register(async (scope) => systemRoutes(scope, deps));
   // The dashboard, when HOP_DASHBOARD_URL names a path of this server (default {base_url}/app).

@@ -1,13 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendError } from './plugins/error-handler.js';
 import { DASHBOARD_CSP, secureHtmlReply } from './security-headers.js';
+import { DASHBOARD_DIST } from './dashboard-look.js';
 
-/** Where `npm run build -w web` writes the dashboard, from server/{src,dist}/api/. */
-const DEFAULT_DIST = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -39,7 +37,7 @@ function loadAssets(dist: string): Map<string, Asset> {
  * release is picked up) for every other path below it, which the app routes itself.
  */
 export async function dashboardStatic(app: FastifyInstance, opts: { mountPath: string; distDir?: string }) {
-  const dist = opts.distDir ?? DEFAULT_DIST;
+  const dist = opts.distDir ?? DASHBOARD_DIST;
   const mount = opts.mountPath.replace(/\/+$/, '');
   const indexFile = join(dist, 'index.html');
   const built = existsSync(indexFile);

@@ -4,8 +4,20 @@ import { ERROR_STATUS, type ErrorCode } from '@hop/shared';
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** A small, accessible page that works without JavaScript. */
-export function page(title: string, body: string): string {
+const PLAIN_STYLE = `<style>
+  body { font: 16px/1.5 system-ui, sans-serif; max-width: 32rem; margin: 15vh auto; padding: 0 1rem; color: #1b1b1b; }
+  h1 { font-size: 1.4rem; }
+  input, button { font: inherit; padding: 0.3rem 0.6rem; margin-top: 0.25rem; }
+  @media (prefers-color-scheme: dark) { body { background: #111; color: #eee; } }
+</style>`;
+
+/**
+ * A small, accessible page that works without JavaScript. With `look` (the dashboard's stylesheet
+ * and icon, see api/dashboard-look.ts) it wears the dashboard's header and narrow column.
+ */
+export function page(title: string, body: string, opts: { look?: string } = {}): string {
+  const head = opts.look || PLAIN_STYLE;
+  const top = opts.look ? '<header class="top"><span class="brand">Hop</span></header>\n<main class="narrow">' : '<main>';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -13,15 +25,10 @@ export function page(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)} · Hop</title>
-<style>
-  body { font: 16px/1.5 system-ui, sans-serif; max-width: 32rem; margin: 15vh auto; padding: 0 1rem; color: #1b1b1b; }
-  h1 { font-size: 1.4rem; }
-  input, button { font: inherit; padding: 0.3rem 0.6rem; margin-top: 0.25rem; }
-  @media (prefers-color-scheme: dark) { body { background: #111; color: #eee; } }
-</style>
+${head}
 </head>
 <body>
-<main>
+${top}
 <h1>${escapeHtml(title)}</h1>
 ${body}
 </main>

@@ -1,30 +1,39 @@
 import { SCOPE_DESCRIPTIONS, type Scope, type SignupMode, type Workspace } from '@hop/shared';
 import { page } from '../../redirector/pages.js';
+import { dashboardLook } from '../dashboard-look.js';
 
 const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-const alert = (message?: string) => (message ? `<p role="alert" style="color:#b00020">${esc(message)}</p>\n` : '');
+const alert = (message?: string) => (message ? `<p role="alert" class="alert">${esc(message)}</p>\n` : '');
+
+/** The OAuth pages wear the dashboard's look: its stylesheet, its icon, its header. */
+const oauthPage = (title: string, body: string) => page(title, body, { look: dashboardLook() });
 
 /** An authorize request that cannot be answered with a redirect (unknown client, unregistered URI). */
 export function oauthErrorPage(message: string): string {
-  return page('Cannot continue', `<p>${esc(message)}</p>\n<p>Nothing was shared. You can close this page.</p>`);
+  return oauthPage('Cannot continue', `<p>${esc(message)}</p>\n<p>Nothing was shared. You can close this page.</p>`);
 }
 
 /** Step one when there is no dashboard session: e-mail and password, posted back to the same URL. */
-export function loginPage(opts: { clientName: string; csrf: string; email?: string; error?: string; signupHref: string; signup: SignupMode }): string {
-  return page(
+export function loginPage(opts: {
+  clientName: string; csrf: string; email?: string; error?: string; signupHref: string; signup: SignupMode;
+  /** The dashboard's forgot-password page. */
+  forgotHref: string;
+}): string {
+  return oauthPage(
     'Sign in to Hop',
     `<p>Sign in to continue to <strong>${esc(opts.clientName)}</strong>.</p>
 ${alert(opts.error)}<form method="post" action="">
   <input type="hidden" name="csrf" value="${esc(opts.csrf)}">
   <input type="hidden" name="action" value="login">
-  <p><label for="email">E-mail</label><br>
-  <input id="email" name="email" type="email" required autocomplete="username" value="${esc(opts.email ?? '')}" autofocus></p>
-  <p><label for="password">Password</label><br>
-  <input id="password" name="password" type="password" required autocomplete="current-password"></p>
+  <div class="field"><label for="email">E-mail</label>
+  <input id="email" name="email" type="email" required autocomplete="username" value="${esc(opts.email ?? '')}" autofocus></div>
+  <div class="field"><label for="password">Password</label>
+  <input id="password" name="password" type="password" required autocomplete="current-password"></div>
   <button type="submit">Sign in</button>
 </form>
+<p><a href="${esc(opts.forgotHref)}">Forgot password?</a></p>
 ${opts.signup === 'closed'
     ? '<p>New to Hop? This server does not take sign-ups: ask its operator for an account.</p>'
     : `<p>New to Hop? <a href="${esc(opts.signupHref)}">Create an account</a>${opts.signup === 'invite' ? ' with your invite' : ''}; you will come back here.</p>`}`,
@@ -33,7 +42,7 @@ ${opts.signup === 'closed'
 
 /** HOP_SIGNUP=closed: the sign-up view says so, and where to go instead. */
 function signupClosedPage(loginHref: string): string {
-  return page('Sign-up is closed', `<p>This Hop server does not take sign-ups: ask its operator to create your account.</p>
+  return oauthPage('Sign-up is closed', `<p>This Hop server does not take sign-ups: ask its operator to create your account.</p>
 <p>Have an account? <a href="${esc(loginHref)}">Sign in</a>.</p>`);
 }
 
@@ -46,23 +55,23 @@ export function signupPage(opts: {
 }): string {
   if (opts.signup === 'closed') return signupClosedPage(opts.loginHref);
   const invite = opts.signup === 'invite'
-    ? `  <p><label for="invite">Invite link or token</label><br>
-  <input id="invite" name="invite" required autocomplete="off" spellcheck="false" value="${esc(opts.invite ?? '')}"><br>
-  <small>This server takes sign-ups by invite only: paste the link of the invite you were sent.</small></p>
+    ? `  <div class="field"><label for="invite">Invite link or token</label>
+  <input id="invite" name="invite" required autocomplete="off" spellcheck="false" aria-describedby="invite-hint" value="${esc(opts.invite ?? '')}">
+  <small id="invite-hint" class="hint">This server takes sign-ups by invite only: paste the link of the invite you were sent.</small></div>
 `
     : '';
-  return page(
+  return oauthPage(
     'Create your Hop account',
     `<p>Create an account to continue to <strong>${esc(opts.clientName)}</strong>.</p>
 ${alert(opts.error)}<form method="post" action="">
   <input type="hidden" name="csrf" value="${esc(opts.csrf)}">
   <input type="hidden" name="action" value="signup">
-  <p><label for="name">Name</label><br>
-  <input id="name" name="name" required autocomplete="name" value="${esc(opts.name ?? '')}" autofocus></p>
-  <p><label for="email">E-mail</label><br>
-  <input id="email" name="email" type="email" required autocomplete="username" value="${esc(opts.email ?? '')}"></p>
-  <p><label for="password">Password (at least 8 characters)</label><br>
-  <input id="password" name="password" type="password" required minlength="8" autocomplete="new-password"></p>
+  <div class="field"><label for="name">Name</label>
+  <input id="name" name="name" required autocomplete="name" value="${esc(opts.name ?? '')}" autofocus></div>
+  <div class="field"><label for="email">E-mail</label>
+  <input id="email" name="email" type="email" required autocomplete="username" value="${esc(opts.email ?? '')}"></div>
+  <div class="field"><label for="password">Password (at least 8 characters)</label>
+  <input id="password" name="password" type="password" required minlength="8" autocomplete="new-password"></div>
 ${invite}  <button type="submit">Create account</button>
 </form>
 <p>Have an account? <a href="${esc(opts.loginHref)}">Sign in</a>.</p>`,
@@ -112,15 +121,15 @@ export function consentPage(opts: {
   const scopes = opts.scopes.map((s) => `  <li>${esc(SCOPE_DESCRIPTIONS[s])} <small>(<code>${esc(s)}</code>)</small></li>`).join('\n');
   const choice = client.firstParty
     ? (opts.workspaces.length
-      ? `<p><label for="workspace">Default workspace</label><br>\n  <select id="workspace" name="workspace">${options}</select></p>`
+      ? `<div class="field"><label for="workspace">Default workspace</label>\n  <select id="workspace" name="workspace">${options}</select></div>`
       : '<p>You belong to no workspace yet: create one afterwards with <code>hop workspaces create</code>.</p>')
-    : `<p><label for="workspace">Workspace</label><br>\n  <select id="workspace" name="workspace" required>${options}</select></p>`;
+    : `<div class="field"><label for="workspace">Workspace</label>\n  <select id="workspace" name="workspace" required>${options}</select></div>`;
   const where = opts.userCode
     ? `<p>You are approving the device that shows the code <strong><code>${esc(opts.userCode)}</code></strong>.</p>
 <p role="note"><strong>Approve only a code that your own device shows you now.</strong> If someone sent you this code or link, deny: they would get access to your account.</p>\n`
     : opts.redirectHost ? `<p>Your answer is sent to <strong>${esc(opts.redirectHost)}</strong>.</p>\n` : '';
   const hidden = opts.userCode ? `  <input type="hidden" name="user_code" value="${esc(opts.userCode)}">\n` : '';
-  return page(
+  return oauthPage(
     `Allow ${client.name}?`,
     `${clientIntro(client, opts.userEmail)}
 ${where}${alert(opts.error)}<form method="post" action="">
@@ -130,33 +139,35 @@ ${hidden}  ${choice}
   <ul>
 ${scopes}
   </ul>
-  <p><small>It never gets more power than your role in the workspace. You can revoke its access at any time.</small></p>
+  <p class="hint">It never gets more power than your role in the workspace. You can revoke its access at any time.</p>
+  <div class="inline">
   <button type="submit" name="decision" value="approve">Approve</button>
-  <button type="submit" name="decision" value="deny">Deny</button>
+  <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+  </div>
 </form>
 <form method="post" action="">
   <input type="hidden" name="csrf" value="${esc(opts.csrf)}">
   <input type="hidden" name="action" value="logout">
-  <p><small>Not ${esc(opts.userEmail)}?</small> <button type="submit">Sign out</button></p>
+  <p class="hint">Not ${esc(opts.userEmail)}? <button type="submit" class="link-button">Sign out</button></p>
 </form>`,
   );
 }
 
 /** A signed-in user with no workspace has nothing to grant. */
 export function noWorkspacePage(email: string): string {
-  return page('No workspace', `<p>${esc(email)} belongs to no workspace yet. Create one first (<code>hop workspaces create</code>), then try again.</p>`);
+  return oauthPage('No workspace', `<p>${esc(email)} belongs to no workspace yet. Create one first (<code>hop workspaces create</code>), then try again.</p>`);
 }
 
 /** The device flow's page (RFC 8628 3.3): the code shown by the device, typed (or prefilled) here. */
 export function deviceCodePage(opts: { csrf: string; userCode?: string; error?: string }): string {
-  return page(
+  return oauthPage(
     'Connect a device',
     `<p>Enter the code shown by the device (for example by <code>hop login</code> in your terminal).</p>
 ${alert(opts.error)}<form method="post" action="">
   <input type="hidden" name="csrf" value="${esc(opts.csrf)}">
   <input type="hidden" name="action" value="code">
-  <p><label for="user_code">Code</label><br>
-  <input id="user_code" name="user_code" required autocomplete="one-time-code" autocapitalize="characters" spellcheck="false" value="${esc(opts.userCode ?? '')}" autofocus></p>
+  <div class="field"><label for="user_code">Code</label>
+  <input id="user_code" name="user_code" required autocomplete="one-time-code" autocapitalize="characters" spellcheck="false" value="${esc(opts.userCode ?? '')}" autofocus></div>
   <button type="submit">Continue</button>
 </form>`,
   );
@@ -165,6 +176,6 @@ ${alert(opts.error)}<form method="post" action="">
 /** The end of the device flow on this side: the device gets its answer when it next polls. */
 export function deviceDonePage(approved: boolean): string {
   return approved
-    ? page('Device connected', '<p>You are logged in on the device. You can close this page and return to it.</p>')
-    : page('Request denied', '<p>Nothing was shared with the device. You can close this page.</p>');
+    ? oauthPage('Device connected', '<p>You are logged in on the device. You can close this page and return to it.</p>')
+    : oauthPage('Request denied', '<p>Nothing was shared with the device. You can close this page.</p>');
 }

@@ -25,12 +25,12 @@ function withParams(redirectUri: string, params: Record<string, string | undefin
  * authorize endpoint (login, then consent), the token and revocation endpoints, and the client
  * registrations of the route table. Form bodies and cookies are parsed only inside this scope.
  */
-export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUrl: string }) {
+export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUrl: string; dashboardUrl: string }) {
   const { oauth, deviceCodes, oauthClients, users, workspaces } = deps.services;
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   app.setErrorHandler(oauthErrorHandler);
-  const browser = oauthBrowserSession(deps.services, deps.baseUrl.startsWith('https://'));
+  const browser = oauthBrowserSession(deps.services, deps.baseUrl.startsWith('https://'), deps.dashboardUrl);
 
   // The client registrations live in the route table: envelope, scope keys:manage, role admin.
   defineRoute(app, deps, 'listOAuthClients', async ({ actor, query }) => oauthClients.list(actor.workspaceId, query));

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_STATUS, inviteTokenFrom, LoginBodySchema, SignupBodySchema, type SignupBody } from '@hop/shared';
+import { dashboardPath, ERROR_STATUS, inviteTokenFrom, LoginBodySchema, SignupBodySchema, type SignupBody } from '@hop/shared';
 import { nulProblem } from '../../domain/nul-bytes.js';
 import { HopError } from '../../domain/errors.js';
 import { SESSION_TTL_SECONDS } from '../../domain/auth/session-tokens.js';
@@ -52,7 +52,8 @@ function withPrompt(url: string, create: boolean): string {
  * dashboard-session JWT), the CSRF double-submit cookie, and the sign-in and sign-up forms, which
  * come back to the same page (`prompt=create`, as OpenID Connect names it, shows sign-up).
  */
-export function oauthBrowserSession(services: Services, secureCookies: boolean) {
+export function oauthBrowserSession(services: Services, secureCookies: boolean, dashboardUrl: string) {
+  const forgotHref = `${dashboardUrl}${dashboardPath('forgotPassword')}`;
   const { sessions, users } = services;
   const cookieOptions = { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: secureCookies } as const;
 
@@ -66,7 +67,7 @@ export function oauthBrowserSession(services: Services, secureCookies: boolean) 
     const signup = await services.signupPolicy.current();
     const html = create
       ? signupPage({ clientName, csrf, ...opts, signup, loginHref: withPrompt(self, false) })
-      : loginPage({ clientName, csrf, email: opts.email, error: opts.error, signup, signupHref: withPrompt(self, true) });
+      : loginPage({ clientName, csrf, email: opts.email, error: opts.error, signup, signupHref: withPrompt(self, true), forgotHref });
     return sendPage(reply, opts.status ?? 200, html);
   }
 
