@@ -62,7 +62,7 @@ export function AnalyticsView({ data, targetLabel }: { data: Analytics; targetLa
         {data.failedPasswordAttempts ? <div className="stat"><strong>{data.failedPasswordAttempts}</strong> failed password attempts</div> : null}
       </div>
       <p className="hint">{data.start} to {data.end} (UTC days)</p>
-      <Suspense fallback={<Loading what="Loading chart" />}>
+      <Suspense fallback={<div className="chart"><Loading what="Loading chart" /></div>}>
         <TimeseriesChart points={data.timeseries ?? []} label={`Clicks per day from ${data.start} to ${data.end}: ${data.totalClicks} in all`} />
       </Suspense>
       <div className="breakdowns">

@@ -39,7 +39,8 @@ function WorkspaceNav() {
     ['links', 'Links', true],
     ['analytics', 'Analytics', true],
     ['domains', 'Domains', true],
-    ['webhooks', 'Webhooks', roleMayCall(role, 'listWebhooks')],
+    // Shown until the role is known, so the bar does not shift when it arrives.
+    ['webhooks', 'Webhooks', !role || roleMayCall(role, 'listWebhooks')],
     ['settings', 'Settings', true],
   ];
   return (

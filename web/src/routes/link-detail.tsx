@@ -22,7 +22,7 @@ function LinkAnalytics({ workspace, link }: { workspace: Workspace; link: Link }
       <h2 id="analytics-heading">Analytics</h2>
       <RangePicker range={range} onChange={setRange} />
       <ErrorAlert error={q.error} />
-      {q.isLoading ? <Loading what="Loading analytics" /> : null}
+      {q.isLoading ? <div className="pending-block"><Loading what="Loading analytics" /></div> : null}
       {q.data ? <AnalyticsView data={q.data} targetLabel={targetLabel(link)} /> : null}
     </section>
   );
