@@ -34,6 +34,9 @@ function findTests(dir, out = []) {
   return out;
 }
 const everyTest = ['test', 'shared/src', 'server/src', 'cli/src'].flatMap((d) => findTests(join(root, d))).sort();
+// Tiers run only when named (`npm run test:lighthouse`): Lighthouse's scores depend on the
+// machine's load, which a whole-suite run on two shared cores makes too high to judge a page by.
+const OWN_TIER = ['test/lighthouse/'].map((d) => d.split('/').join(sep));
 
 /** The files a selector names: a test file, every test file under a folder, or every path containing it. */
 function select(selector) {
@@ -49,7 +52,7 @@ const files = selectors.length ? [...new Set(selectors.flatMap((s) => {
     process.exit(1);
   }
   return found;
-}))] : everyTest;
+}))] : everyTest.filter((f) => !OWN_TIER.some((d) => f.startsWith(d)));
 
 /** Unit and in-process tests start what they need; the rest talk to the run's server. */
 const SELF_CONTAINED = ['shared/src/', 'server/src/', 'cli/src/', 'test/in-process/'].map((d) => d.split('/').join(sep));
