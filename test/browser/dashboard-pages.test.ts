@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ADMIN_TOKEN, BROWSER_UA, eventually, team, type Team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { startReceiver, throwAwayCertificate } from '../helpers/webhook-receiver.js';
-import { assertPageBasics, launchBrowser, newPage, signInUi } from '../helpers/dashboard-browser.js';
+import { assertAccessible, assertPageBasics, launchBrowser, newPage, signInUi } from '../helpers/dashboard-browser.js';
 
 const SHOTS = process.env.HOP_DASHBOARD_SCREENSHOTS;
 const cert = throwAwayCertificate();
@@ -157,6 +157,31 @@ const signedInPages = () => [
   ['not-found', '/some/unknown/page/here'],
 ];
 
+/**
+ * At 360 px a table's rows are cards: no header row shown, every cell inside the screen (what
+ * matters is seen without scrolling the table), and no row much taller than its content.
+ */
+async function assertCardsFit(page: Page, name: string) {
+  const tables = await page.evaluate(() => [...document.querySelectorAll('table.data-table')].map((t) => ({
+    head: (t.querySelector('thead') as HTMLElement).getBoundingClientRect().height,
+    cells: [...t.querySelectorAll('tbody td')].map((td) => {
+      const r = td.getBoundingClientRect();
+      return { text: (td.textContent ?? '').slice(0, 40), left: r.left, right: r.right, shown: r.width > 0 };
+    }),
+    rows: [...t.querySelectorAll('tbody tr')].map((tr) => {
+      const tall = tr.getBoundingClientRect().height;
+      const content = [...tr.children].reduce((h, td) => h + (td as HTMLElement).getBoundingClientRect().height, 0);
+      return { tall, content };
+    }),
+  })));
+  for (const t of tables) {
+    assert.ok(t.head <= 1, `${name}: the header row is not shown on a phone`);
+    for (const c of t.cells.filter((c) => c.shown)) assert.ok(c.left >= 0 && c.right <= 360, `${name}: cell "${c.text}" is within the screen (${c.left}..${c.right})`);
+    // A card is as tall as its cells stacked at most (plus its padding): no blank band.
+    for (const r of t.rows) assert.ok(r.tall <= r.content + 40, `${name}: a row ${r.tall}px tall for ${r.content}px of cells`);
+  }
+}
+
 for (const width of [1280, 360]) {
   test(`every page at ${width} px: <main>, axe without serious or critical violations, no sideways scroll`, { timeout: 180_000 }, async () => {
     const { page, offsite } = await newPage(browser, width, server.url);
@@ -164,10 +189,21 @@ for (const width of [1280, 360]) {
     const shoot = async (name: string) => {
       if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}-${width === 360 ? 'mobile' : 'desktop'}.png`), fullPage: width === 360 });
     };
+    // Each page has a title of its own and a description (set once the page's address is routed).
+    const titles = new Map<string, string>();
+    const assertOwnTitle = async (name: string) => {
+      await page.waitForFunction(() => document.title !== 'Hop');
+      const title = await page.title();
+      assert.match(title, / · Hop$/, `${name}'s title`);
+      assert.ok(![...titles.values()].includes(title), `${name}'s title "${title}" is its own (${JSON.stringify([...titles])})`);
+      titles.set(name, title);
+      assert.ok((await page.locator('meta[name="description"]').getAttribute('content'))?.length, `${name} has a description`);
+    };
     for (const [name, path] of [['signup', '/signup'], ['login', '/login'], ['invite', `/invites/${seeded.inviteToken}`]]) {
       await page.goto(`${app()}${path}`);
       await settle(page);
       await assertPageBasics(page, `${path} at ${width} px`);
+      await assertOwnTitle(name);
       await shoot(name);
     }
     await signInUi(page, t.email, t.password, '/login', app());
@@ -177,6 +213,8 @@ for (const width of [1280, 360]) {
       await page.goto(`${app()}${path}`);
       await settle(page);
       await assertPageBasics(page, `${path} at ${width} px`);
+      await assertOwnTitle(name);
+      if (width === 360) await assertCardsFit(page, name);
       await shoot(name);
     }
     // The QR designer, loaded on demand.
@@ -230,5 +268,32 @@ test('keyboard only: sign in, open a link and reach its copy button without a mo
   // The focus is visible: an outline is drawn around the focused control.
   const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
   assert.notEqual(outline, 'none');
+  await page.context().close();
+});
+
+test('the confirm dialog at 360 px: Cancel and Escape keep the key, its named button revokes it', { timeout: 60_000 }, async () => {
+  const params = { workspaceId: t.workspaceId };
+  await t.api.call('createApiKey', { params, body: { name: 'Temporary', scopes: ['links:read'] } });
+  const listed = async () => (await t.api.call('listApiKeys', { params })).data.some((k) => k.name === 'Temporary');
+  const { page } = await newPage(browser, 360, server.url);
+  await signInUi(page, t.email, t.password, `/login?next=${encodeURIComponent(`/${t.slug}/settings/keys`)}`, app());
+  await page.getByRole('heading', { name: 'API keys' }).waitFor();
+  // The rows keep their table roles on a phone, where they are drawn as cards.
+  const row = page.getByRole('row', { name: /Temporary/ });
+  const dialog = page.getByRole('dialog', { name: 'Revoke the key “Temporary”? Whatever uses it stops working.' });
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  // Focus starts on Cancel: Enter never destroys by accident.
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Cancel');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  assert.equal(await listed(), true, 'Cancel and Escape keep the key');
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  await assertAccessible(page, 'the confirm dialog');
+  await dialog.getByRole('button', { name: 'Revoke key' }).click();
+  await row.waitFor({ state: 'detached' });
+  assert.equal(await listed(), false);
   await page.context().close();
 });
