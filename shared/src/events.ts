@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema, TimestampSchema } from './ids.js';
 import { LinkSchema } from './links.js';
 
-export const EVENT_TYPES = ['link.clicked', 'link.created', 'link.updated', 'link.deleted', 'link.expired', 'link.password_locked', 'qr.scanned'] as const;
+export const EVENT_TYPES = ['link.clicked', 'link.created', 'link.updated', 'link.deleted', 'link.expired', 'link.password_locked', 'qr.scanned', 'ci.token_exchanged'] as const;
 export const EventTypeSchema = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventTypeSchema>;
 
@@ -71,6 +71,23 @@ export type LinkClickedData = z.infer<typeof LinkClickedDataSchema>;
 export const QrScannedDataSchema = ClickDataSchema.extend({ qrId: idSchema('qr') });
 export type QrScannedData = z.infer<typeof QrScannedDataSchema>;
 
+/** A CI job exchanged its OIDC ID token for an access token under a CI trust (docs/ci.md). */
+export const CiTokenExchangedDataSchema = z.object({
+  trustId: idSchema('cit'),
+  issuer: z.string(),
+  /** The ID token's `sub`, e.g. `repo:acme/site:ref:refs/heads/main`. */
+  subject: z.string(),
+  repository: z.string(),
+  ref: z.string().nullable(),
+  environment: z.string().nullable(),
+  workflow: z.string().nullable(),
+  /** The CI run that asked (GitHub's `run_id`, GitLab's `pipeline_id`), when the token names it. */
+  runId: z.string().nullable(),
+  scopes: z.array(z.string()),
+  expiresAt: TimestampSchema,
+});
+export type CiTokenExchangedData = z.infer<typeof CiTokenExchangedDataSchema>;
+
 /** The `data` schema of each event type: the one table emitters, samples, clients and docs read. */
 export const EVENT_DATA_SCHEMAS = {
   'link.clicked': LinkClickedDataSchema,
@@ -80,6 +97,7 @@ export const EVENT_DATA_SCHEMAS = {
   'link.expired': LinkExpiredDataSchema,
   'link.password_locked': LinkPasswordLockedDataSchema,
   'qr.scanned': QrScannedDataSchema,
+  'ci.token_exchanged': CiTokenExchangedDataSchema,
 } as const satisfies Record<EventType, z.ZodType>;
 
 /** The `data` of an event of type `T`, as emitters build it. */
@@ -96,6 +114,7 @@ const EVENT_SCHEMA_IDS: Record<EventType, string> = {
   'link.expired': 'LinkExpiredEvent',
   'link.password_locked': 'LinkPasswordLockedEvent',
   'qr.scanned': 'QrScannedEvent',
+  'ci.token_exchanged': 'CiTokenExchangedEvent',
 };
 
 /** The envelope of every event, as delivered to webhooks and the event stream. */
@@ -120,12 +139,13 @@ export const LinkDeletedEventSchema = eventSchema('link.deleted');
 export const LinkExpiredEventSchema = eventSchema('link.expired');
 export const LinkPasswordLockedEventSchema = eventSchema('link.password_locked');
 export const QrScannedEventSchema = eventSchema('qr.scanned');
+export const CiTokenExchangedEventSchema = eventSchema('ci.token_exchanged');
 
 /** Any event, told apart by `type`. */
 export const EventSchema = z
   .discriminatedUnion('type', [
     LinkClickedEventSchema, LinkCreatedEventSchema, LinkUpdatedEventSchema, LinkDeletedEventSchema,
-    LinkExpiredEventSchema, LinkPasswordLockedEventSchema, QrScannedEventSchema,
+    LinkExpiredEventSchema, LinkPasswordLockedEventSchema, QrScannedEventSchema, CiTokenExchangedEventSchema,
   ])
   .meta({ id: 'Event' });
 export type HopEvent = z.infer<typeof EventSchema>;
@@ -145,4 +165,5 @@ export const EVENT_CATALOGUE: readonly { type: EventType; schemaId: string; summ
   { type: 'link.password_locked', summary: 'Wrong passwords from every visitor together closed a link\'s password form for a while (once per lock)' },
   { type: 'link.clicked', summary: 'A short link was visited (bots included, with `isBot`)' },
   { type: 'qr.scanned', summary: 'A QR code was scanned' },
+  { type: 'ci.token_exchanged', summary: 'A CI job exchanged its OIDC ID token for an access token under a CI trust' },
 ].map((e) => ({ ...e, type: e.type as EventType, schemaId: EVENT_SCHEMA_IDS[e.type as EventType] }));

@@ -2,9 +2,9 @@ import { z } from 'zod';
 
 /**
  * Type prefixes of every identifier (docs/api.md, Wire conventions). `oac` is an OAuth client,
- * `oag` a grant (a user's consent to one), `ses` a sign-in session.
+ * `oag` a grant (a user's consent to one), `ses` a sign-in session, `cit` a CI trust.
  */
-export const ID_PREFIXES = ['usr', 'ws', 'lnk', 'qr', 'dom', 'wh', 'evt', 'dlv', 'key', 'inv', 'oac', 'oag', 'ses'] as const;
+export const ID_PREFIXES = ['usr', 'ws', 'lnk', 'qr', 'dom', 'wh', 'evt', 'dlv', 'key', 'inv', 'oac', 'oag', 'ses', 'cit'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 /** An identifier: its prefix, an underscore, then at least 16 base62 characters. */

@@ -32,3 +32,4 @@ export * from './oauth.js';
 export * from './oauth-grants.js';
 export * from './plans.js';
 export * from './server-info.js';
+export * from './ci-trusts.js';

@@ -1,5 +1,6 @@
 import { accountRoutes } from './routes/account-routes.js';
 import { credentialRoutes } from './routes/credential-routes.js';
+import { ciTrustRoutes } from './routes/ci-trust-routes.js';
 import { domainRoutes } from './routes/domain-routes.js';
 import { integrationRoutes } from './routes/integration-routes.js';
 import { linkRoutes } from './routes/link-routes.js';
@@ -17,6 +18,7 @@ export const routes = {
   ...accountRoutes,
   ...sessionRoutes,
   ...credentialRoutes,
+  ...ciTrustRoutes,
   ...linkRoutes,
   ...domainRoutes,
   ...webhookRoutes,

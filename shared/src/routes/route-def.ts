@@ -32,6 +32,7 @@ export const ROUTE_TAGS = {
   members: 'Members of a workspace, and invites',
   'api-keys': 'API keys of a workspace',
   oauth: 'The authorization server (OAuth 2.0 with PKCE, device flow) and its client registrations',
+  ci: 'CI trusts: jobs of a named repository exchange their OIDC ID token for a short-lived access token',
   links: 'Short links: create, list, change, delete, bulk',
   analytics: 'Clicks of a link, a workspace or a QR code',
   qr: 'QR codes of a link and their images',
