@@ -64,6 +64,8 @@ import { createPasswordResets } from './domain/auth/password-resets.js';
 import { createAccountPasswords } from './domain/users/account-passwords.js';
 import { createOperator } from './domain/users/operator.js';
 import { createOAuthGrants } from './domain/oauth/oauth-grants.js';
+import { createCiTrustsService } from './domain/ci-trust/ci-trusts-service.js';
+import { createIssuerKeys } from './domain/ci-trust/issuer-keys.js';
 
 /** HOP_SECRET, or one generated once into HOP_DATA_DIR and reused on every start (docs/api.md, Operating the server). */
 export function loadSecret(config: Pick<Config, 'secret' | 'dataDir'>): string {
@@ -231,6 +233,15 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     oauth,
     deviceCodes: createDeviceCodes({ db, clock, oauth }),
     apiKeys: createApiKeysService({ db, newId, clock }),
+    ciTrusts: createCiTrustsService({
+      db, clock, newId, outbox, audience: config.baseUrl,
+      // docs/ci.md: an issuer's discovery document and keys, JSON of at most 64 KiB within 5 s, under the webhook address rules.
+      keys: createIssuerKeys({
+        fetchJson: async (url) => JSON.parse((await safeFetch(url, {
+          allowPrivate: config.allowPrivateUrls, maxBytes: 64 * 1024, timeoutMs: 5000, field: 'issuer', accept: 'application/json',
+        })).body.toString('utf8')) as unknown,
+      }),
+    }),
     links: createLinksService({
       db, clock, newId, domains, onLinkChanged: linkChanged, outbox,
       config: { shortDomain: config.shortDomain, shortScheme: config.shortScheme, dashboardUrl: config.dashboardUrl, ownHosts },

@@ -28,6 +28,7 @@ import { webhookRoutes } from './routes/webhook-routes.js';
 import { eventStreamRoutes } from './routes/event-stream-routes.js';
 import { integrationRoutes } from './routes/integration-routes.js';
 import { oauthRoutes } from './routes/oauth-routes.js';
+import { ciTrustRoutes } from './routes/ci-trust-routes.js';
 import { dashboardStatic } from './dashboard-static.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -110,6 +111,7 @@ export async function buildApp(
     await workspaceRoutes(scope, deps);
     await memberRoutes(scope, deps);
     await apiKeyRoutes(scope, deps);
+    await ciTrustRoutes(scope, deps);
     await linkRoutes(scope, deps);
     await domainRoutes(scope, deps);
     await tagRoutes(scope, deps);

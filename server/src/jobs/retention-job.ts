@@ -35,6 +35,7 @@ export function retentionJob(clock: Clock, plans: PlanMode): Job {
       const events = await tx.query(`delete from events where created_at < $1::timestamptz - interval '30 days' returning 1`, [now]);
       await tx.query('delete from event_stream_sessions where expires_at < $1', [now]);
       await tx.query('delete from sessions where expires_at < $1', [now]);
+      await tx.query('delete from ci_tokens where expires_at < $1', [now]);
       await tx.query(`delete from password_resets where expires_at < $1::timestamptz - interval '1 day'`, [now]);
       await tx.query(`delete from click_spool_progress where updated_at < $1::timestamptz - interval '30 days'`, [now]);
       await tx.query(`delete from stream_results where at < $1::timestamptz - interval '30 days'`, [now]);

@@ -5,6 +5,7 @@ import { ALL_SCOPES, type Principal } from '../../domain/auth/credentials.js';
 import { HopError } from '../../domain/errors.js';
 import type { Services } from '../../services.js';
 import { ACCESS_TOKEN_PREFIX } from '../../domain/oauth/oauth-service.js';
+import { CI_TOKEN_PREFIX } from '../../domain/ci-trust/ci-trusts-service.js';
 import { HOP_CLI_CLIENT_ID } from '@hop/shared';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -38,6 +39,11 @@ export async function authenticate(services: Services, req: FastifyRequest): Pro
     if (m[1].startsWith(ACCESS_TOKEN_PREFIX)) {
       const p = await services.oauth.authenticate(m[1]);
       if (!p) throw refuseBearer('invalid_token', 'the access token is invalid, expired or revoked');
+      return p;
+    }
+    if (m[1].startsWith(CI_TOKEN_PREFIX)) {
+      const p = await services.ciTrusts.authenticate(m[1]);
+      if (!p) throw refuseBearer('invalid_token', 'the CI token is invalid, expired, or its trust was removed');
       return p;
     }
     const session = await services.sessions.verify(m[1]);

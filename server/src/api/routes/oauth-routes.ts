@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import { DEVICE_CODE_GRANT_TYPE, SCOPES } from '@hop/shared';
+import { DEVICE_CODE_GRANT_TYPE, ID_TOKEN_TYPE, SCOPES, TOKEN_EXCHANGE_GRANT_TYPE } from '@hop/shared';
+import { OidcRefusal } from '../../domain/ci-trust/oidc-refusal.js';
 import { OAuthError } from '../../domain/oauth/oauth-errors.js';
 import type { RegisteredClient } from '../../domain/oauth/oauth-clients-service.js';
 import type { AuthorizationRequest } from '../../domain/oauth/oauth-service.js';
@@ -53,7 +54,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
       device_authorization_endpoint: `${deps.baseUrl}/v1/oauth/device/code`,
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
-      grant_types_supported: ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT_TYPE],
+      grant_types_supported: ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT_TYPE, TOKEN_EXCHANGE_GRANT_TYPE],
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: authMethods,
       revocation_endpoint_auth_methods_supported: authMethods,
@@ -153,10 +154,27 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
     return { client: await oauth.authenticateClient({ clientId: form.client_id, clientSecret: form.client_secret, method }), basic: false };
   }
 
+  /**
+   * RFC 8693 with an OIDC ID token (docs/ci.md): no client authentication, the ID token is the
+   * proof. Every refusal is 401 `invalid_grant` naming the failed check.
+   */
+  async function exchangeIdToken(form: Form, reply: FastifyReply) {
+    if (!form.subject_token) throw new OAuthError('invalid_request', 'subject_token is required: the CI job\'s OIDC ID token');
+    if (form.subject_token_type !== ID_TOKEN_TYPE) throw new OAuthError('invalid_request', `subject_token_type must be ${ID_TOKEN_TYPE}`);
+    try {
+      const tokens = await deps.services.ciTrusts.exchange({ subjectToken: form.subject_token, workspace: form.workspace || undefined });
+      return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(tokens);
+    } catch (err) {
+      if (err instanceof OidcRefusal) return sendOAuthError(reply, new OAuthError('invalid_grant', err.message), false, 401);
+      throw err;
+    }
+  }
+
   app.post('/v1/oauth/token', protocolEndpoint, async (req, reply) => {
     const form = fields(req.body);
     let basic = false;
     try {
+      if (form.grant_type === TOKEN_EXCHANGE_GRANT_TYPE) return await exchangeIdToken(form, reply);
       const auth = await clientOf(req, form);
       basic = auth.basic;
       let tokens;
@@ -169,7 +187,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
       } else if (!form.grant_type) {
         throw new OAuthError('invalid_request', 'grant_type is required');
       } else {
-        throw new OAuthError('unsupported_grant_type', `grant_type must be authorization_code, refresh_token or ${DEVICE_CODE_GRANT_TYPE}`);
+        throw new OAuthError('unsupported_grant_type', `grant_type must be authorization_code, refresh_token, ${DEVICE_CODE_GRANT_TYPE} or ${TOKEN_EXCHANGE_GRANT_TYPE}`);
       }
       return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(tokens);
     } catch (err) {

@@ -4,14 +4,15 @@ import { HopError } from '../errors.js';
 
 /** Who is calling, once a credential has been checked. */
 export interface Principal {
-  kind: 'session' | 'apiKey' | 'oauth';
+  /** `ciToken`: an access token a CI job exchanged its OIDC ID token for (docs/ci.md). */
+  kind: 'session' | 'apiKey' | 'oauth' | 'ciToken';
   userId: string;
   /** A session has every scope; a key what it was given. */
   scopes: readonly Scope[];
-  /** Id of the credential, for rate limits and idempotency records (an OAuth token: its grant). */
+  /** Id of the credential, for rate limits and idempotency records (an OAuth token: its grant; a CI token: its trust). */
   credentialId: string;
   /**
-   * The one workspace the credential is bound to (an API key, a third-party OAuth token); unset
+   * The one workspace the credential is bound to (an API key, a third-party OAuth token, a CI token); unset
    * for credentials that act in each of the user's workspaces with the user's role (a session).
    */
   workspaceId?: string;

@@ -35,6 +35,15 @@ export function sampleEvent(type: EventType, shortDomain: string, scheme: string
       return { type, data: click };
     case 'qr.scanned':
       return { type, data: { ...click, qrId: 'qr_0000000000000000test' } };
+    case 'ci.token_exchanged':
+      return {
+        type, data: {
+          trustId: 'cit_0000000000000000test', issuer: 'https://token.actions.githubusercontent.com',
+          subject: 'repo:acme/site:ref:refs/heads/main', repository: 'acme/site', ref: 'refs/heads/main', environment: null,
+          workflow: '.github/workflows/links.yml', runId: '1234567890', scopes: ['links:read', 'links:write'],
+          expiresAt: new Date(now.getTime() + 900_000).toISOString(),
+        },
+      };
   }
 }
 

@@ -13,6 +13,8 @@ export interface SafeFetchOptions {
   timeoutMs: number;
   /** Name of the field in messages (`logoUrl`), so the caller's user knows which input failed. */
   field: string;
+  /** The Accept header; an image unless said otherwise (QR logos). */
+  accept?: string;
   /** Resolver, for tests. */
   resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
 }
@@ -95,7 +97,7 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions): Promise<Sa
   const agent = pinnedAgent(address, opts.timeoutMs);
   const signal = AbortSignal.timeout(opts.timeoutMs);
   try {
-    const res = await request(url, { method: 'GET', dispatcher: agent, signal, headers: { 'user-agent': 'hop-fetch', accept: 'image/png' } });
+    const res = await request(url, { method: 'GET', dispatcher: agent, signal, headers: { 'user-agent': 'hop-fetch', accept: opts.accept ?? 'image/png' } });
     if (res.statusCode >= 300 && res.statusCode < 400) {
       await res.body.dump();
       throw invalid(field, `answered ${res.statusCode} (a redirect); redirects are not followed`);
