@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createHopClient, routeRequest, type HopClient, type RawResponse, type RouteInput, type RouteOutput } from '@hop/shared/client';
-import { ERROR_STATUS, routes, type ErrorCode, type Plan, type Role, type RouteName, type Scope } from '@hop/shared';
+import { ERROR_STATUS, ID_PREFIXES, routes, type ErrorCode, type Plan, type Role, type RouteName, type Scope } from '@hop/shared';
 
 export const API_URL = process.env.HOP_TEST_API_URL ?? 'http://127.0.0.1:3000';
 export const ADMIN_TOKEN = process.env.HOP_TEST_ADMIN_TOKEN ?? '';
@@ -168,7 +168,7 @@ export function checkWireValues(value: unknown, path = 'body'): void {
   for (const [k, v] of Object.entries(value)) {
     const p = `${path}.${k}`;
     if (/At$/.test(k) && v !== null) assert.match(String(v), ISO_MS, `${p} is ISO 8601 UTC with milliseconds`);
-    if (k === 'id' && typeof v === 'string') assert.match(v, /^(usr|ws|lnk|qr|dom|wh|evt|dlv|key|inv|oac|oag|ses)_[0-9A-Za-z]{16,}$/, `${p} is a prefixed id`);
+    if (k === 'id' && typeof v === 'string') assert.match(v, new RegExp(`^(${ID_PREFIXES.join('|')})_[0-9A-Za-z]{16,}$`), `${p} is a prefixed id`);
     if (ID_PREFIX_OF[k] && v !== null) assert.match(String(v), idPattern(ID_PREFIX_OF[k]), `${p} is a ${ID_PREFIX_OF[k]}_ id`);
     checkWireValues(v, p);
   }
