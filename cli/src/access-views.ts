@@ -1,4 +1,5 @@
-import type { ApiKey, CreatedApiKey, CreatedOAuthClient, Invite, Member, OAuthClient, OAuthGrant } from '@hop/shared';
+import type { ApiKey, CiTrust, CreatedApiKey, CreatedOAuthClient, Invite, Member, OAuthClient, OAuthGrant } from '@hop/shared';
+import { GITHUB_ACTIONS_ISSUER } from '@hop/shared/constants';
 import { dateColumn, type Column } from './render.js';
 import { relativeTime } from './table-fit.js';
 
@@ -9,6 +10,16 @@ export const apiKeyColumns: Column<ApiKey>[] = [
   { header: 'SCOPES', value: (k) => k.scopes, cutTo: 12, drop: 3 },
   { header: 'LAST USED', value: (k) => k.lastUsedAt ?? 'never', shown: (k) => (k.lastUsedAt ? relativeTime(k.lastUsedAt) : 'never'), drop: 6 },
   dateColumn('CREATED', (k) => k.createdAt),
+];
+
+export const ciTrustColumns: Column<CiTrust>[] = [
+  { header: 'ID', value: (t) => t.id },
+  { header: 'REPOSITORY', value: (t) => t.repository, cutTo: 12 },
+  { header: 'REQUIRES', value: (t) => [t.ref, t.environment && `env:${t.environment}`, t.workflow].filter(Boolean).join(' ') || 'any job', cutTo: 12, drop: 4 },
+  { header: 'SCOPES', value: (t) => t.scopes, cutTo: 12, drop: 3 },
+  { header: 'ISSUER', value: (t) => (t.issuer === GITHUB_ACTIONS_ISSUER ? 'GitHub Actions' : t.issuer), cutTo: 14, drop: 5 },
+  { header: 'LAST USED', value: (t) => t.lastUsedAt ?? 'never', shown: (t) => (t.lastUsedAt ? relativeTime(t.lastUsedAt) : 'never'), drop: 6 },
+  dateColumn('CREATED', (t) => t.createdAt),
 ];
 
 export const createdKeyRecord = (k: CreatedApiKey) => ({ id: k.id, name: k.name, scopes: k.scopes, workspaceId: k.workspaceId, key: k.key });

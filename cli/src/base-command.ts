@@ -7,6 +7,7 @@ import { parseErrorLine } from './parse-errors.js';
 import { DEFAULT_RETRY, NO_RETRY, withRetry } from './api-retry.js';
 import { credentialKind, credentialProblem, openConfigStore, resolveSettings, type ConfigStore, type Settings } from './config-store.js';
 import { refreshIfExpiring } from './oauth-login.js';
+import { ciTokenSource, exchangeCiToken } from './ci-exchange.js';
 import { systemIO, type IO } from './io.js';
 import { printRecord, printTable, type Column } from './render.js';
 import { clean } from './text-hygiene.js';
@@ -57,7 +58,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     this.store = openConfigStore();
     this.settings = resolveSettings(this.store);
     // A browser login's access token lasts an hour: refresh it (rotating the refresh token) first.
-    if (this.settings.credentialSource === 'config' && !(this.ctor as typeof BaseCommand).skipRefresh) {
+    const skipRefresh = (this.ctor as typeof BaseCommand).skipRefresh;
+    const ci = ciTokenSource(process.env);
+    if (ci && !skipRefresh) {
+      // A CI job proves who it is instead of storing a secret: its token is never written to disk.
+      const { token } = await exchangeCiToken(this.settings.apiUrl, process.env, ci);
+      this.settings = { ...this.settings, credential: token, credentialKind: 'ci', credentialSource: 'oidc' };
+    } else if (this.settings.credentialSource === 'config' && !skipRefresh) {
       await refreshIfExpiring(this.store, this.settings.apiUrl);
       this.settings = resolveSettings(this.store);
     }

@@ -27,14 +27,16 @@ export interface StoredOAuth {
   workspaceId: string | null;
 }
 
-export type CredentialKind = 'api-key' | 'token' | 'oauth';
+/** `ci`: an access token a CI job exchanged its OIDC ID token for (ci-exchange.ts). */
+export type CredentialKind = 'api-key' | 'token' | 'oauth' | 'ci';
 
 /** The settings a command runs with: the stored ones, with the environment laid over them. */
 export interface Settings {
   apiUrl: string;
   credential?: string;
   credentialKind?: CredentialKind;
-  credentialSource?: 'env' | 'config';
+  /** `oidc`: exchanged at start-up from the CI job's ID token (ci-exchange.ts). */
+  credentialSource?: 'env' | 'config' | 'oidc';
   /** HOP_WORKSPACE, else the stored default. */
   workspace?: string;
   /** The default stored by `hop login` or `hop workspaces use`. */
@@ -51,6 +53,7 @@ export function openConfigStore(env: NodeJS.ProcessEnv = process.env): ConfigSto
 /** Keys and OAuth access tokens are recognised by their prefix; anything else is a session token. */
 export function credentialKind(credential: string): CredentialKind {
   if (/^hop_(live|test)_/.test(credential)) return 'api-key';
+  if (credential.startsWith('hopci_')) return 'ci';
   return credential.startsWith('hopat_') ? 'oauth' : 'token';
 }
 
@@ -71,8 +74,8 @@ export function checkApiUrl(value: string, source: string): string {
   return value.replace(/\/+$/, '');
 }
 
-/** The shapes the server issues: an API key, an OAuth access token, a session token (a JWT). */
-const CREDENTIAL = /^(hop_(live|test)_[\w-]+|hopat_[\w-]+|[\w-]+\.[\w-]+\.[\w-]+)$/;
+/** The shapes the server issues: an API key, an OAuth or CI access token, a session token (a JWT). */
+const CREDENTIAL = /^(hop_(live|test)_[\w-]+|hop(at|ci)_[\w-]+|[\w-]+\.[\w-]+\.[\w-]+)$/;
 
 /** Why a credential cannot be sent (empty, or no credential the server issues), or undefined. */
 export function credentialProblem(settings: Pick<Settings, 'credential' | 'credentialSource'>): string | undefined {

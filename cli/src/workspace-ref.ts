@@ -16,13 +16,13 @@ export interface BoundIdentity {
 const NO_WORKSPACE = 'no workspace selected: run `hop workspaces use <slug>` (see `hop workspaces list`), or pass --workspace or set HOP_WORKSPACE';
 
 /**
- * Credentials that may be bound to one workspace: an API key, or an OAuth token that is not the
+ * Credentials that may be bound to one workspace: an API key, a CI job's exchanged token, or an OAuth token that is not the
  * CLI's own stored login (a third-party token in HOP_API_KEY). Sessions and the CLI's own login
  * act in every workspace of the user.
  */
 export function mayBeBound(settings: Settings): boolean {
   const { credentialKind: kind, credentialSource: source } = settings;
-  return kind === 'api-key' || (kind === 'oauth' && source === 'env');
+  return kind === 'api-key' || kind === 'ci' || (kind === 'oauth' && source === 'env');
 }
 
 /**

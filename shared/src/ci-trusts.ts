@@ -3,13 +3,9 @@ import { idSchema, TimestampSchema } from './ids.js';
 import { ScopeSchema } from './scopes.js';
 import { WorkspaceParamsSchema } from './workspaces.js';
 
-/** GitHub Actions' OIDC issuer: a trust names it unless it names another. */
-export const GITHUB_ACTIONS_ISSUER = 'https://token.actions.githubusercontent.com';
+import { ACCESS_TOKEN_TYPE, GITHUB_ACTIONS_ISSUER, ID_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from './constants.js';
 
-/** RFC 8693: the grant type, and the type of the ID token a CI job presents. */
-export const TOKEN_EXCHANGE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:token-exchange';
-export const ID_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:id_token';
-export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
+export { ACCESS_TOKEN_TYPE, GITHUB_ACTIONS_ISSUER, ID_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE };
 
 /** An issuer: an https URL (http only on a loopback host, for local issuers), no query or fragment. */
 const IssuerSchema = z

@@ -8,6 +8,14 @@
 export const HOP_CLI_CLIENT_ID = 'hop-cli';
 export const HOP_CLI_REDIRECT_PATH = '/callback';
 
+/** GitHub Actions' OIDC issuer: a CI trust names it unless it names another. */
+export const GITHUB_ACTIONS_ISSUER = 'https://token.actions.githubusercontent.com';
+
+/** RFC 8693: the grant type, the type of the ID token a CI job presents, and of what it gets. */
+export const TOKEN_EXCHANGE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+export const ID_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:id_token';
+export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
+
 export const LINK_SORTS = ['createdAt', 'updatedAt', 'clicks', 'relevance'] as const;
 
 /**

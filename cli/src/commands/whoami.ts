@@ -13,7 +13,7 @@ export interface WhoamiResult {
   /** The workspace's slug, when known. */
   workspaceSlug: string | null;
   credentialKind: CredentialKind;
-  credentialSource: 'env' | 'config';
+  credentialSource: 'env' | 'config' | 'oidc';
   /** What the credential may do: a browser login's granted scopes; every scope for a session; null for a key (see `hop keys list`). */
   scopes: string[] | null;
   /** When the credential expires (a browser login's access token is refreshed before then); null for a key. */
