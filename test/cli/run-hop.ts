@@ -47,7 +47,8 @@ export function hopSession() {
 /** The environment `hop` runs in: the test server's URL, none of the caller's HOP_* or CI, then `extra` (undefined unsets). */
 export function hopEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string | undefined> = { ...process.env, HOP_API_URL: API_URL, NO_COLOR: '1' };
-  for (const name of ['HOP_API_KEY', 'HOP_WORKSPACE', 'HOP_CONFIG_DIR', 'CI']) delete env[name];
+  // A job's own identity never leaks in: the CLI would exchange it (docs/ci.md).
+  for (const name of ['HOP_API_KEY', 'HOP_WORKSPACE', 'HOP_CONFIG_DIR', 'CI', 'HOP_OIDC_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_URL', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN']) delete env[name];
   Object.assign(env, extra);
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
   return env as Record<string, string>;
