@@ -23,6 +23,7 @@ export const DASHBOARD_PATHS = {
   members: '/:ws/settings/members',
   keys: '/:ws/settings/keys',
   oauthClients: '/:ws/settings/oauth-clients',
+  ciTrusts: '/:ws/settings/ci-trusts',
   billing: '/:ws/settings/billing',
 } as const;
 

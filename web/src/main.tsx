@@ -60,6 +60,7 @@ createRoot(document.getElementById('root')!).render(
                 <Route path={DASHBOARD_PATHS.members} element={page(() => import('./routes/settings-members.js'))} />
                 <Route path={DASHBOARD_PATHS.keys} element={page(() => import('./routes/settings-keys.js'))} />
                 <Route path={DASHBOARD_PATHS.oauthClients} element={page(() => import('./routes/settings-oauth-clients.js'))} />
+                <Route path={DASHBOARD_PATHS.ciTrusts} element={page(() => import('./routes/settings-ci-trusts.js'))} />
                 <Route path={DASHBOARD_PATHS.billing} element={page(() => import('./routes/settings-billing.js'))} />
                 <Route path="*" element={page(() => import('./routes/not-found.js'), false)} />
               </Route>

@@ -10,6 +10,7 @@ export function SettingsNav({ workspace }: { workspace: Workspace }) {
     ['members', 'Members', true],
     ['keys', 'API keys', true],
     ['oauthClients', 'OAuth clients', roleMayCall(workspace.role, 'listOAuthClients')],
+    ['ciTrusts', 'CI trusts', roleMayCall(workspace.role, 'listCiTrusts')],
     ['billing', 'Billing', workspace.role === 'owner'],
   ];
   return (
