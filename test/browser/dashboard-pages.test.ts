@@ -152,6 +152,7 @@ const signedInPages = () => [
   ['members', `/${t.slug}/settings/members`],
   ['keys', `/${t.slug}/settings/keys`],
   ['oauth-clients', `/${t.slug}/settings/oauth-clients`],
+  ['ci-trusts', `/${t.slug}/settings/ci-trusts`],
   ['billing', `/${t.slug}/settings/billing`],
   ['account', '/account'],
   ['not-found', '/some/unknown/page/here'],
