@@ -24,6 +24,7 @@ export const PAGE_META: Record<DashboardPage | 'notFound', { title: string; desc
   members: { title: 'Members', description: 'Who belongs to this workspace, their roles and pending invites.' },
   keys: { title: 'API keys', description: 'API keys of this workspace and their scopes.' },
   oauthClients: { title: 'OAuth clients', description: 'Applications registered to act in this workspace through OAuth.' },
+  ciTrusts: { title: 'CI trusts', description: 'CI jobs that may exchange their OIDC ID token for a short-lived access token.' },
   billing: { title: 'Plan and billing', description: 'This workspace’s plan, its limits and its usage.' },
   notFound: { title: 'Page not found', description: 'There is no page at this address.' },
 };

@@ -1,10 +1,11 @@
-import { CreateCiTrustBodySchema, GITHUB_ACTIONS_ISSUER, SCOPE_DESCRIPTIONS, SCOPES, type CiTrust, type Workspace } from '@hop/shared';
+import { CreateCiTrustBodySchema, GITHUB_ACTIONS_ISSUER, type CiTrust, type Workspace } from '@hop/shared';
 import { useCiTrusts, useCreateCiTrust, useDeleteCiTrust } from '../queries/ci-trusts.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { SettingsNav } from '../components/settings-nav.js';
 import { Field } from '../components/field.js';
+import { ScopeChecks } from '../components/scope-checks.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
 
@@ -28,13 +29,7 @@ function AddTrustForm({ workspace }: { workspace: Workspace }) {
       <Field label="Ref" name="ref" error={errors.ref} hint="Optional, e.g. refs/heads/main." />
       <Field label="Environment" name="environment" error={errors.environment} hint="Optional: only jobs of this deployment environment." />
       <Field label="Workflow" name="workflow" error={errors.workflow} hint="Optional, e.g. .github/workflows/links.yml." />
-      <fieldset className="checks" aria-describedby={errors.scopes ? 'trust-scopes-error' : undefined}>
-        <legend className="fieldset-label">Scopes</legend>
-        {SCOPES.map((s) => (
-          <label key={s} title={SCOPE_DESCRIPTIONS[s]}><input type="checkbox" name="scopes" value={s} /> {s}</label>
-        ))}
-      </fieldset>
-      {errors.scopes ? <p id="trust-scopes-error" role="alert" className="field-error">Scopes: {errors.scopes}</p> : null}
+      <ScopeChecks id="trust-scopes" error={errors.scopes} />
       <ErrorAlert error={alert} />
       <button type="submit" disabled={busy}>Add trust</button>
     </form>

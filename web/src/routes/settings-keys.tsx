@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { CreateApiKeyBodySchema, SCOPE_DESCRIPTIONS, SCOPES, type CreatedApiKey, type Workspace } from '@hop/shared';
+import { CreateApiKeyBodySchema, type CreatedApiKey, type Workspace } from '@hop/shared';
 import { useApiKeys, useCreateApiKey, useDeleteApiKey } from '../queries/api-keys.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { SettingsNav } from '../components/settings-nav.js';
 import { Field } from '../components/field.js';
+import { ScopeChecks } from '../components/scope-checks.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
 import { SecretOnce } from '../components/secret-once.js';
@@ -22,13 +23,7 @@ function CreateKeyForm({ workspace, onCreated }: { workspace: Workspace; onCreat
     <form onSubmit={onSubmit} noValidate className="card">
       <h2>Create an API key</h2>
       <Field label="Name" name="name" required error={errors.name} hint="What uses it, e.g. “CI deploys”." />
-      <fieldset className="checks" aria-describedby={errors.scopes ? 'scopes-error' : undefined}>
-        <legend className="fieldset-label">Scopes</legend>
-        {SCOPES.map((s) => (
-          <label key={s} title={SCOPE_DESCRIPTIONS[s]}><input type="checkbox" name="scopes" value={s} /> {s}</label>
-        ))}
-      </fieldset>
-      {errors.scopes ? <p id="scopes-error" role="alert" className="field-error">Scopes: {errors.scopes}</p> : null}
+      <ScopeChecks id="scopes" error={errors.scopes} />
       <p className="hint">A key never has more power than your role in the workspace.</p>
       <ErrorAlert error={alert} />
       <button type="submit" disabled={busy}>Create API key</button>
