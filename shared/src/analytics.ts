@@ -59,6 +59,9 @@ export const AnalyticsSchema = z
     end: z.iso.date(),
     totalClicks: z.number().int(),
     uniqueClicks: z.number().int(),
+    importedClicks: z.number().int().describe(
+      'Lifetime clicks of imported links at the service they came from; undated, so part of totalClicks in every range.',
+    ),
     failedPasswordAttempts: z.number().int(),
     timeseries: z.array(TimeseriesPointSchema).optional(),
     countries: z.array(BreakdownEntrySchema).optional(),

@@ -49,6 +49,8 @@ export const LINK_FIELDS = [
   { name: 'ios', kind: 'text', column: 'ios', help: 'where iOS visitors go (an app link or store page)', applied: true },
   { name: 'android', kind: 'text', column: 'android', help: 'where Android visitors go (an app link or store page)', applied: true },
   { name: 'preview', kind: 'json', column: 'preview', help: 'the title, description and image link-preview crawlers show', applied: true },
+  { name: 'importedClicks', kind: 'integer', column: 'imported_clicks', help: 'lifetime clicks at the service the link was imported from' },
+  { name: 'originalCreatedAt', kind: 'time', column: 'original_created_at', help: 'when the link was created at the service it was imported from' },
 ] as const satisfies readonly LinkField[];
 
 export type LinkFieldName = (typeof LINK_FIELDS)[number]['name'];

@@ -136,6 +136,10 @@ export const CreateLinkBodySchema = z.strictObject({
   utmMedium: utm.nullable().optional(),
   utmCampaign: utm.nullable().optional(),
   ...smartFields,
+  /** Lifetime clicks at the service a link was imported from (docs/import.md). */
+  importedClicks: z.number().int().nonnegative().max(2_147_483_647).nullable().optional(),
+  /** When the link was created at the service it was imported from. */
+  originalCreatedAt: TimestampSchema.nullable().optional(),
 });
 export type CreateLinkBody = z.input<typeof CreateLinkBodySchema>;
 
@@ -170,6 +174,10 @@ export const LinkSchema = z
     ios: z.string().nullable(),
     android: z.string().nullable(),
     preview: LinkPreviewSchema.nullable(),
+    importedClicks: z.number().int().nullable().describe(
+      'Lifetime clicks carried over from the service the link was imported from; analytics add them to totalClicks.',
+    ),
+    originalCreatedAt: TimestampSchema.nullable().describe('When the link was created at the service it was imported from.'),
     /** Read-only: the destination's last check, null until checked. */
     health: LinkHealthSchema.nullable(),
     createdBy: idSchema('usr').nullable(),

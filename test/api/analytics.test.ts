@@ -101,3 +101,29 @@ test('ranges: cut to the plan retention; bad ranges refused', async () => {
   const other = await team();
   await assert.rejects(other.api.call('getLinkAnalytics', { params: { workspaceId: other.workspaceId, linkId: link.id } }), (e: HopApiError) => e.code === 'NOT_FOUND');
 });
+
+test('imported clicks: shown apart, added to the totals of the link and the workspace, in no day or breakdown', async () => {
+  const { t, link, params } = await linkWithVisits();
+  const ws = { workspaceId: t.workspaceId };
+  const { data: imported } = await t.api.call('createLink', {
+    params: ws, body: { url: 'https://example.com/imported', tags: ['moved'], importedClicks: 1500, originalCreatedAt: '2019-04-01T12:00:00.000Z' },
+  });
+  assert.equal(imported.importedClicks, 1500);
+  assert.equal(imported.originalCreatedAt, '2019-04-01T12:00:00.000Z');
+  assert.equal(imported.clicks, 0, 'clicks counts Hop\'s own visits');
+
+  const own = await t.api.call('getLinkAnalytics', { params });
+  assert.equal(own.data.importedClicks, 0);
+  assert.equal(own.data.totalClicks, 4);
+  const one = await t.api.call('getLinkAnalytics', { params: { ...ws, linkId: imported.id }, query: { days: 7 } });
+  assert.equal(one.data.importedClicks, 1500);
+  assert.equal(one.data.totalClicks, 1500);
+  assert.equal(one.data.timeseries!.reduce((n, d) => n + d.clicks, 0), 0, 'imported clicks have no day');
+  const all = await t.api.call('getWorkspaceAnalytics', { params: ws });
+  assert.equal(all.data.importedClicks, 1500);
+  assert.equal(all.data.totalClicks, 1504);
+  const tagged = await t.api.call('getWorkspaceAnalytics', { params: ws, query: { tags: 'moved' } });
+  assert.equal(tagged.data.totalClicks, 1500);
+  const other = await t.api.call('getWorkspaceAnalytics', { params: ws, query: { linkId: link.id } });
+  assert.equal(other.data.importedClicks, 0);
+});

@@ -36,6 +36,7 @@ test('a link made with every field set returns each one as it was sent', async (
       variants: [{ url: 'https://example.com/a', weight: 50 }, { url: 'https://example.com/b', weight: 50 }],
       ios: 'https://example.com/ios-app', android: 'myapp://open/every',
       preview: { title: 'P', description: 'D', image: 'https://example.com/i.png' },
+      importedClicks: 1234, originalCreatedAt: '2019-04-01T12:00:00.000Z',
     };
     const created = await api.request('POST', `/v1/workspaces/${ws.data.id}/links`, { token, body: sent });
     assert.equal(created.status, 201, JSON.stringify(created.body));

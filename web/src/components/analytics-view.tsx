@@ -59,6 +59,7 @@ export function AnalyticsView({ data, targetLabel }: { data: Analytics; targetLa
       <div className="stats">
         <div className="stat"><strong data-testid="total-clicks">{data.totalClicks}</strong> clicks</div>
         <div className="stat"><strong>{data.uniqueClicks}</strong> unique clicks</div>
+        {data.importedClicks ? <div className="stat" title="Lifetime clicks at the service the links were imported from: part of the clicks, in no day"><strong data-testid="imported-clicks">{data.importedClicks}</strong> imported clicks</div> : null}
         {data.failedPasswordAttempts ? <div className="stat"><strong>{data.failedPasswordAttempts}</strong> failed password attempts</div> : null}
       </div>
       <p className="hint">{data.start} to {data.end} (UTC days)</p>

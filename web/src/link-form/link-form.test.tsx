@@ -10,7 +10,7 @@ const link: Link = {
   id: 'lnk_0000000000000000', slug: 'launch', domain: 'localhost:3000', url: 'https://example.com/launch', shortUrl: 'http://localhost:3000/launch',
   title: 'Launch', description: null, tags: ['q4'], expiresAt: null, expiredUrl: null, maxClicks: null, passwordProtected: false, clicks: 0,
   status: 'active', rules: [{ when: { country: 'DE', os: ['iOS', 'Android'] }, url: 'https://de.example.com/' }], variants: null, ios: null,
-  android: null, preview: { title: 'Card' }, health: null, createdBy: null, createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-01T00:00:00.000Z',
+  android: null, preview: { title: 'Card' }, health: null, importedClicks: null, originalCreatedAt: null, createdBy: null, createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-01T00:00:00.000Z',
 };
 
 /** The API's answers: no domains; a saved link echoed with what was sent. */

@@ -24,7 +24,7 @@ export default class AnalyticsShow extends BaseCommand<typeof AnalyticsShow> {
   static description =
     'On a terminal: totals, a bar chart of clicks over time (or of the groups with --group-by) and the top 5 of each ' +
     'breakdown. Piped: tab-separated lines whose first field names the row (start, end, clicks, uniqueClicks, ' +
-    'failedPasswordAttempts, day, country, device, browser, os, referrer, link, or the --group-by dimension). ' +
+    'failedPasswordAttempts, importedClicks, day, country, device, browser, os, referrer, link, or the --group-by dimension). ' +
     "--json prints the API's data.";
   static examples = [
     '<%= config.bin %> analytics launch --days 7',
@@ -75,7 +75,7 @@ const BREAKDOWNS = [
 function plainRows(a: Analytics, groupBy: string | undefined): unknown[][] {
   const rows: unknown[][] = [
     ['start', a.start], ['end', a.end], ['clicks', a.totalClicks], ['uniqueClicks', a.uniqueClicks],
-    ['failedPasswordAttempts', a.failedPasswordAttempts],
+    ['failedPasswordAttempts', a.failedPasswordAttempts], ['importedClicks', a.importedClicks],
   ];
   for (const p of a.timeseries ?? []) rows.push(['day', p.date, p.clicks, p.uniqueClicks]);
   for (const g of a.groups ?? []) rows.push([groupBy, g.key, g.clicks, g.uniqueClicks]);
@@ -98,6 +98,7 @@ function printChart(io: IO, a: Analytics, groupBy: string | undefined): void {
     clicks: a.totalClicks,
     'unique clicks': a.uniqueClicks,
     'failed password attempts': a.failedPasswordAttempts,
+    ...(a.importedClicks ? { 'imported clicks': `${a.importedClicks} (lifetime at the service the links came from; in clicks, in no day)` } : {}),
     'not counted': 'bots (curl, crawlers, link previews) and HEAD requests',
     range: `${a.start} → ${a.end} (${days} day${days === 1 ? '' : 's'})`,
   });

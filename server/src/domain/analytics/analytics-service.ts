@@ -103,6 +103,18 @@ export function createAnalyticsService(deps: {
     return where.join(' and ');
   }
 
+  /** Lifetime clicks imported from another shortener by the links in the filter: they have no date, so every range counts them. */
+  async function importedClicks(f: AnalyticsFilter): Promise<number> {
+    const params: unknown[] = [f.workspaceId];
+    const where = ['workspace_id = $1', 'imported_clicks is not null'];
+    if (f.linkId) where.push(`id = $${params.push(f.linkId)}`);
+    if (f.domain) where.push(`domain = $${params.push(f.domain.toLowerCase())}`);
+    const tags = f.tags?.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean);
+    if (tags?.length) where.push(`tags @> $${params.push(tags)}::text[]`);
+    const [row] = await db.query<{ n: string | number | null }>(`select sum(imported_clicks) as n from links where ${where.join(' and ')}`, params);
+    return Number(row?.n ?? 0);
+  }
+
   /**
    * `requireLink`: the link must exist in the workspace (checked in the same round trip as the
    * watermark is read).
@@ -127,7 +139,7 @@ export function createAnalyticsService(deps: {
     const sqlParams: AnalyticsSqlParams = {
       where, oneLink: Boolean(f.linkId), startDay: `$${n - 4}`, endDay: `$${n - 3}`, from: `$${n - 2}`, to: `$${n - 1}`, floor: `$${n}`,
     };
-    const rows = await db.report<RollupRow>(breakdownSql(sqlParams), params);
+    const [rows, imported] = await Promise.all([db.report<RollupRow>(breakdownSql(sqlParams), params), importedClicks(f)]);
 
     let totalClicks = 0;
     let uniqueClicks = 0;
@@ -157,7 +169,9 @@ export function createAnalyticsService(deps: {
 
     addDerivedKeys(byDimension, totalClicks, uniqueClicks);
 
-    const result: Analytics = { start: range.start, end: range.end, totalClicks, uniqueClicks, failedPasswordAttempts };
+    const result: Analytics = {
+      start: range.start, end: range.end, totalClicks: totalClicks + imported, uniqueClicks, importedClicks: imported, failedPasswordAttempts,
+    };
     const group = q.groupBy;
     if (!group) {
       result.timeseries = [...perDay.entries()].map(([date, v]) => ({ date, clicks: v.clicks, uniqueClicks: v.uniques }));

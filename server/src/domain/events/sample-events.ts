@@ -10,7 +10,7 @@ export function sampleEvent(type: EventType, shortDomain: string, scheme: string
     id: 'lnk_0000000000000000test', slug: 'example', domain: shortDomain, url: 'https://example.com/',
     shortUrl: `${scheme}://${shortDomain}/example`, title: 'An example link', description: null, tags: [],
     expiresAt: null, expiredUrl: null, maxClicks: null, passwordProtected: false, clicks: 0, status: 'active',
-    rules: null, variants: null, ios: null, android: null, preview: null, health: null,
+    rules: null, variants: null, ios: null, android: null, preview: null, importedClicks: null, originalCreatedAt: null, health: null,
     createdBy: null, createdAt: at, updatedAt: at,
   };
   const click: ClickData = {

@@ -16,6 +16,8 @@ export interface LinkRow extends SmartFields {
   expires_at: Date | null;
   expired_url: string | null;
   max_clicks: number | null;
+  imported_clicks: number | null;
+  original_created_at: Date | null;
   password_hash: string | null;
   clicks: number;
   health: LinkHealth | null;
