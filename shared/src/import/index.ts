@@ -1,0 +1,3 @@
+export * from './types.js';
+export * from './plan.js';
+export { SOURCES } from './sources/index.js';
