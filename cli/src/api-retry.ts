@@ -18,14 +18,17 @@ export const NO_RETRY: RetryPolicy = { retries: 0, baseMs: 0, maxDelayMs: 0 };
 export const isRetryable = (err: unknown): err is HopApiError =>
   err instanceof HopApiError && (err.statusCode === 429 || err.statusCode >= 500 || err.code === 'NETWORK_ERROR');
 
-/** Retry-After in seconds or as an HTTP date, else null. */
+/** A Retry-After header (seconds or an HTTP date) in milliseconds from `now`, else null. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
 function retryAfterMs(err: HopApiError, now: number): number | null {
   const h = err.headers['retry-after'];
-  const v = Array.isArray(h) ? h[0] : h;
-  if (!v) return null;
-  if (/^\d+$/.test(v.trim())) return Number(v) * 1000;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
+  return parseRetryAfter(Array.isArray(h) ? h[0] : h, now);
 }
 
 /** How long to wait before retry number `attempt` (1-based), or null when it should not be retried. */

@@ -3,6 +3,7 @@
 // a dropped connection backs off and tries again, a refused token stops at once.
 import { createHash } from 'node:crypto';
 import type { ImportedLink, ImportSource, SourceContext, SourceRequest } from '@hop/shared/import';
+import { parseRetryAfter } from '../api-retry.js';
 
 export interface FetchOptions {
   base: string;
@@ -25,14 +26,6 @@ export class SourceError extends Error {}
 
 const MAX_WAIT_MS = 5 * 60_000;
 const BACKOFF_MS = 500;
-
-/** Retry-After in seconds or as an HTTP date, in milliseconds; null when absent or unreadable. */
-export function retryAfterMs(header: string | null, now = Date.now()): number | null {
-  if (!header) return null;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
-}
 
 const errorText = (body: string) => {
   try {
@@ -70,7 +63,7 @@ export async function getJson(source: ImportSource, req: SourceRequest, opts: Fe
       if (res.status === 401 || res.status === 403) {
         throw new SourceAuthError(`${source.name} refused the token (${last}) while reading ${req.what}: it may have expired or lack access; give ${source.tokenHelp} with --token or HOP_IMPORT_TOKEN`);
       }
-      if (res.status === 429) wait = retryAfterMs(res.headers.get('retry-after')) ?? BACKOFF_MS * 2 ** (attempt - 1);
+      if (res.status === 429) wait = parseRetryAfter(res.headers.get('retry-after')) ?? BACKOFF_MS * 2 ** (attempt - 1);
       else if (res.status >= 500) wait = BACKOFF_MS * 2 ** (attempt - 1);
       else throw new SourceError(`${source.name}: ${req.what}: ${last}`);
     } catch (err) {
