@@ -14,6 +14,7 @@ export const DASHBOARD_PATHS = {
   workspace: '/:ws',
   links: '/:ws/links',
   newLink: '/:ws/links/new',
+  importLinks: '/:ws/links/import',
   link: '/:ws/links/:linkId',
   analytics: '/:ws/analytics',
   domains: '/:ws/domains',

@@ -51,6 +51,7 @@ createRoot(document.getElementById('root')!).render(
                 <Route path={DASHBOARD_PATHS.workspace} element={<ToLinks />} />
                 <Route path={DASHBOARD_PATHS.links} element={page(() => import('./routes/links-list.js'))} />
                 <Route path={DASHBOARD_PATHS.newLink} element={page(() => import('./routes/link-new.js'))} />
+                <Route path={DASHBOARD_PATHS.importLinks} element={page(() => import('./routes/links-import.js'))} />
                 <Route path={DASHBOARD_PATHS.link} element={page(() => import('./routes/link-detail.js'))} />
                 <Route path={DASHBOARD_PATHS.analytics} element={page(() => import('./routes/analytics.js'))} />
                 <Route path={DASHBOARD_PATHS.domains} element={page(() => import('./routes/domains.js'))} />
