@@ -1,4 +1,4 @@
-import type { RouteName } from '@hop/shared';
+import { parseRetryAfter, type RouteName } from '@hop/shared';
 import { HopApiError, paginateWith, ROUTE_PATHS, type HopClient, type RouteInput } from '@hop/shared/client';
 
 /** How `hop` retries (CI pipelines): 429, 5xx and unreachable servers, with exponential backoff. */
@@ -17,14 +17,6 @@ export const NO_RETRY: RetryPolicy = { retries: 0, baseMs: 0, maxDelayMs: 0 };
 
 export const isRetryable = (err: unknown): err is HopApiError =>
   err instanceof HopApiError && (err.statusCode === 429 || err.statusCode >= 500 || err.code === 'NETWORK_ERROR');
-
-/** A Retry-After header (seconds or an HTTP date) in milliseconds from `now`, else null. */
-export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | null {
-  if (!value) return null;
-  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
-}
 
 function retryAfterMs(err: HopApiError, now: number): number | null {
   const h = err.headers['retry-after'];

@@ -33,3 +33,4 @@ export * from './oauth-grants.js';
 export * from './plans.js';
 export * from './server-info.js';
 export * from './ci-trusts.js';
+export * from './retry-after.js';

@@ -2,7 +2,8 @@
 import type { ImportedLink, ImportSource } from '@hop/shared/import';
 import { UsageError } from '../errors.js';
 import { readCsvFile } from '../csv-file.js';
-import { fetchSourceLinks, SourceAuthError, SourceError, type FetchOptions } from './source-fetch.js';
+import { SourceAuthError, SourceError } from '@hop/shared/import';
+import { fetchSourceLinks } from './source-fetch.js';
 
 export interface ReadOptions {
   file?: string;
@@ -10,7 +11,7 @@ export interface ReadOptions {
   token?: string;
   /** A "read N of M" line on stderr (a terminal only). */
   progress: boolean;
-  fetch?: FetchOptions['fetch'];
+  fetch?: typeof fetch;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/i;
@@ -58,7 +59,8 @@ export async function readSourceLinks(source: ImportSource, opts: ReadOptions): 
     return links;
   } catch (err) {
     if (opts.progress) process.stderr.write('\n');
-    if (err instanceof SourceAuthError || err instanceof SourceError) throw new Error(err.message);
+    if (err instanceof SourceAuthError) throw new Error(`${err.message} with --token or HOP_IMPORT_TOKEN`);
+    if (err instanceof SourceError) throw new Error(err.message);
     throw err;
   }
 }

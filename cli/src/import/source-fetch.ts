@@ -1,109 +1,19 @@
-// Reads a source's API page by page, as its importer describes the requests, honouring the
-// service's rate limits: a 429 waits for its Retry-After (or backs off when it gives none), a 5xx or
-// a dropped connection backs off and tries again, a refused token stops at once.
+// The CLI's transport for reading a source (shared/src/import/read-api.ts): fetch, no redirects
+// followed (the token stays with the host it was given for), a minute per request.
 import { createHash } from 'node:crypto';
-import type { ImportedLink, ImportSource, SourceContext, SourceRequest } from '@hop/shared/import';
-import { parseRetryAfter } from '../api-retry.js';
-
-export interface FetchOptions {
-  base: string;
-  token: string;
-  /** Waits; tests inject one that records the waits instead of sleeping. */
-  sleep?: (ms: number) => Promise<void>;
-  fetch?: typeof fetch;
-  /** After each page: links read so far, and the total when the source says. */
-  onProgress?: (read: number, total: number | undefined) => void;
-  /** Tries per request (the first included). */
-  attempts?: number;
-  /** Per-link requests (Bitly's clicks) in flight at once. */
-  concurrency?: number;
-}
-
-/** The source refused the token (401/403): expired, revoked or wrong. */
-export class SourceAuthError extends Error {}
-/** The source failed in a way retrying did not mend. */
-export class SourceError extends Error {}
-
-const MAX_WAIT_MS = 5 * 60_000;
-const BACKOFF_MS = 500;
-
-const errorText = (body: string) => {
-  try {
-    const j = JSON.parse(body) as Record<string, unknown>;
-    const e = (j.error && typeof j.error === 'object' ? j.error : j) as Record<string, unknown>;
-    return String(e.message ?? e.detail ?? e.title ?? j.error ?? body).slice(0, 200);
-  } catch {
-    return body.slice(0, 200);
-  }
-};
+import { readSourceApi, type ImportedLink, type ImportSource, type ReadApiOptions, type SourceContext, type SourceGet } from '@hop/shared/import';
 
 export function sourceContext(): SourceContext {
   return { now: () => new Date(), md5: (s) => createHash('md5').update(s).digest('hex') };
 }
 
-/** One request's JSON, retried as the source's limits ask. */
-export async function getJson(source: ImportSource, req: SourceRequest, opts: FetchOptions): Promise<unknown> {
-  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const doFetch = opts.fetch ?? fetch;
-  const attempts = opts.attempts ?? 6;
-  let last = '';
-  for (let attempt = 1; ; attempt++) {
-    let wait: number | null = null;
-    try {
-      const res = await doFetch(req.url, { headers: req.headers, redirect: 'error', signal: AbortSignal.timeout(60_000) });
-      const text = await res.text();
-      if (res.ok) {
-        try {
-          return JSON.parse(text);
-        } catch {
-          throw new SourceError(`${source.name}: ${req.what}: the answer is not JSON`);
-        }
-      }
-      last = `HTTP ${res.status}: ${errorText(text)}`;
-      if (res.status === 401 || res.status === 403) {
-        throw new SourceAuthError(`${source.name} refused the token (${last}) while reading ${req.what}: it may have expired or lack access; give ${source.tokenHelp} with --token or HOP_IMPORT_TOKEN`);
-      }
-      if (res.status === 429) wait = parseRetryAfter(res.headers.get('retry-after')) ?? BACKOFF_MS * 2 ** (attempt - 1);
-      else if (res.status >= 500) wait = BACKOFF_MS * 2 ** (attempt - 1);
-      else throw new SourceError(`${source.name}: ${req.what}: ${last}`);
-    } catch (err) {
-      if (err instanceof SourceAuthError || err instanceof SourceError) throw err;
-      last = (err as Error).message;
-      wait = BACKOFF_MS * 2 ** (attempt - 1);
-    }
-    if (attempt >= attempts) throw new SourceError(`${source.name}: ${req.what}: still failing after ${attempts} tries (${last}); nothing was created, run again later`);
-    if (wait > MAX_WAIT_MS) throw new SourceError(`${source.name}: ${req.what}: rate limited for ${Math.ceil(wait / 1000)} s; run again later`);
-    await sleep(wait);
-  }
+export function fetchGet(doFetch: typeof fetch = fetch): SourceGet {
+  return async (req) => {
+    const res = await doFetch(req.url, { headers: req.headers, redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), text: await res.text() };
+  };
 }
 
-/** Every link of the source, with the per-link details its importer asks for. */
-export async function fetchSourceLinks(source: ImportSource, opts: FetchOptions): Promise<ImportedLink[]> {
-  const ctx = sourceContext();
-  const links: ImportedLink[] = [];
-  let req: SourceRequest | null = source.api.first(opts.base, opts.token, ctx);
-  while (req) {
-    const body = await getJson(source, req, opts);
-    let page;
-    try {
-      page = source.api.page(body, req, opts.base, opts.token, ctx);
-    } catch (err) {
-      throw new SourceError(`${source.name}: ${req.what}: ${(err as Error).message}`);
-    }
-    links.push(...page.links);
-    opts.onProgress?.(links.length, page.total);
-    req = page.next;
-  }
-  const detail = source.api.detail;
-  if (!detail) return links;
-  let next = 0;
-  const worker = async () => {
-    while (next < links.length) {
-      const i = next++;
-      const r = detail.request(links[i], opts.base, opts.token);
-      if (r) links[i] = detail.apply(links[i], await getJson(source, r, opts));
-    }
-  };
-  await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, worker));
-  return links;
+export function fetchSourceLinks(source: ImportSource, opts: Omit<ReadApiOptions, 'get' | 'ctx'> & { fetch?: typeof fetch }): Promise<ImportedLink[]> {
+  return readSourceApi(source, { ...opts, get: fetchGet(opts.fetch), ctx: sourceContext() });
 }
