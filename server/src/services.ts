@@ -66,6 +66,7 @@ import { createOperator } from './domain/users/operator.js';
 import { createOAuthGrants } from './domain/oauth/oauth-grants.js';
 import { createCiTrustsService } from './domain/ci-trust/ci-trusts-service.js';
 import { createIssuerKeys } from './domain/ci-trust/issuer-keys.js';
+import { createImportReader } from './domain/import/import-reader.js';
 
 /** HOP_SECRET, or one generated once into HOP_DATA_DIR and reused on every start (docs/api.md, Operating the server). */
 export function loadSecret(config: Pick<Config, 'secret' | 'dataDir'>): string {
@@ -249,6 +250,7 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     salts,
     linkResolver: createLinkResolver({ db, clock, salts }),
     linkHealth: createLinkHealth({ db, clock, allowPrivate: config.allowPrivateUrls, hostSpacingMs: config.linkCheckHostSpacingMs }),
+    importReader: createImportReader({ allowPrivate: config.allowPrivateUrls }),
     linkCache,
     linkLookups,
     redirectLinks,

@@ -43,6 +43,7 @@ export const ROUTE_PATHS = {
   deleteCiTrust: ['DELETE', '/v1/workspaces/:workspaceId/ci-trusts/:trustId'],
   createLink: ['POST', '/v1/workspaces/:workspaceId/links'],
   bulkCreateLinks: ['POST', '/v1/workspaces/:workspaceId/links/bulk'],
+  readImportSource: ['POST', '/v1/workspaces/:workspaceId/links/import/read'],
   listLinks: ['GET', '/v1/workspaces/:workspaceId/links'],
   getLink: ['GET', '/v1/workspaces/:workspaceId/links/:linkId'],
   updateLink: ['PATCH', '/v1/workspaces/:workspaceId/links/:linkId'],

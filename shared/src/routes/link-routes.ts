@@ -8,6 +8,7 @@ import {
 import { bulkResultSchema } from '../bulk.js';
 import { AnalyticsQuerySchema, AnalyticsSchema, WorkspaceAnalyticsQuerySchema } from '../analytics.js';
 import { CreateQrCodeBodySchema, LinkQrParamsSchema, ListQrCodesQuerySchema, QrAnalyticsQuerySchema, QrAnalyticsSchema, QrCodeSchema, QrParamsSchema } from '../qr.js';
+import { ImportSourceLinksSchema, ReadImportSourceBodySchema } from '../import/contract.js';
 import { route } from './route-def.js';
 
 /** Links, their analytics and QR codes. */
@@ -22,6 +23,13 @@ export const linkRoutes = {
     method: 'POST', path: '/v1/workspaces/:workspaceId/links/bulk', summary: 'Create up to 100 links, each on its own',
     tag: 'links', auth: 'credential', workspace: 'path', scope: 'links:write', role: 'member', status: 200, params: WorkspaceParamsSchema,
     body: BulkCreateLinksBodySchema, response: envelope(z.array(bulkResultSchema(LinkSchema))), idempotent: true,
+  }),
+  readImportSource: route({
+    method: 'POST', path: '/v1/workspaces/:workspaceId/links/import/read', summary: 'Read the links of another shortener with its token',
+    description: 'The server reads Bitly, Dub, Shlink, Kutt or YOURLS through its API (https, public addresses only, at most 10,000 ' +
+      'links) and answers them as records to plan and create with the bulk endpoint; nothing is created (docs/import.md).',
+    tag: 'links', auth: 'credential', workspace: 'path', scope: 'links:write', role: 'member', status: 200, params: WorkspaceParamsSchema,
+    body: ReadImportSourceBodySchema, response: envelope(ImportSourceLinksSchema),
   }),
   listLinks: route({
     method: 'GET', path: '/v1/workspaces/:workspaceId/links', summary: 'List and search links', tag: 'links',

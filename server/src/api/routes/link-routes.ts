@@ -8,6 +8,7 @@ export async function linkRoutes(app: FastifyInstance, deps: ApiDeps) {
   defineRoute(app, deps, 'bulkCreateLinks', async ({ actor, body }) => ({
     data: (await links.bulkCreate(actor, body)).map((r) => (r.success ? r : { ...r, error: errorBody(r.error.code, r.error.message, r.error.details) })),
   }));
+  defineRoute(app, deps, 'readImportSource', async ({ body }) => ({ data: { links: await deps.services.importReader.read(body) } }));
   defineRoute(app, deps, 'listLinks', async ({ actor, query }) => links.list(actor.workspaceId, query));
   defineRoute(app, deps, 'getLink', async ({ actor, params }) => ({ data: await links.get(actor.workspaceId, params.linkId) }));
   defineRoute(app, deps, 'updateLink', async ({ actor, params, body }) => ({ data: (await links.update(actor, params.linkId, body)).link }));

@@ -131,3 +131,34 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions): Promise<Sa
     void agent.close().catch(() => {});
   }
 }
+
+/**
+ * A GET under the same rules as `safeFetch` that hands back any status with its headers and text
+ * (an API read: a 429's Retry-After, a 401's message); a redirect is an answer, never followed.
+ */
+export async function safeGet(raw: string, opts: SafeFetchOptions & { headers: Record<string, string> }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+  const { field } = opts;
+  const { url, address } = await checkUrl(raw, opts);
+  const agent = pinnedAgent(address, opts.timeoutMs);
+  const signal = AbortSignal.timeout(opts.timeoutMs);
+  try {
+    const res = await request(url, { method: 'GET', dispatcher: agent, signal, headers: { 'user-agent': 'hop-import', ...opts.headers } });
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for await (const chunk of res.body) {
+      total += (chunk as Buffer).length;
+      if (total > opts.maxBytes) {
+        res.body.destroy();
+        throw invalid(field, `answered more than ${opts.maxBytes} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return { status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') };
+  } catch (err) {
+    if (err instanceof HopError) throw err;
+    if (signal.aborted || (err as { code?: string }).code?.includes('TIMEOUT')) throw invalid(field, `did not answer within ${opts.timeoutMs / 1000} s`);
+    throw invalid(field, `could not be reached (${(err as Error).message})`);
+  } finally {
+    void agent.close().catch(() => {});
+  }
+}
