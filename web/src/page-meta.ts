@@ -16,6 +16,7 @@ export const PAGE_META: Record<DashboardPage | 'notFound', { title: string; desc
   links: { title: 'Links', description: 'The short links of this workspace: search, filter, tag, copy and delete.' },
   newLink: { title: 'Create link', description: 'Create a short link with its slug, domain, tags and options.' },
   link: { title: 'Link', description: 'A short link: its destination, options, QR codes and click analytics.' },
+  importLinks: { title: 'Import links', description: 'Import links from another shortener or a CSV file, with the plan shown first.' },
   analytics: { title: 'Analytics', description: 'Clicks across the workspace by day, country, device, browser and referrer.' },
   domains: { title: 'Domains', description: 'Custom domains for short links, with their DNS verification.' },
   webhooks: { title: 'Webhooks', description: 'Endpoints that receive signed events of this workspace.' },

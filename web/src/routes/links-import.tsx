@@ -1,12 +1,11 @@
-// Import links from another shortener's export file: the plan first (what is created, skipped,
-// in conflict or cannot be imported, and what does not carry), then, on request, the links
-// through the bulk endpoint. The same importers and planner as `hop links import --from`
-// (shared/src/import/); reading a service's API with a token is the CLI's (the browser cannot call
-// those APIs), and the page says so.
+// Import links from another shortener, from its export file or its API with a token (the server
+// reads the API: POST .../links/import/read): the plan first (what is created, skipped, in conflict
+// or cannot be imported, and what does not carry), then, on request, the links through the bulk
+// endpoint. The same importers and planner as `hop links import --from` (shared/src/import/).
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { roleMayCall, type UpdateLinkBody } from '@hop/shared';
-import { importCounts, planImport, SOURCES, type ImportItem, type ImportSourceName, type OnConflict } from '@hop/shared/import';
+import { IMPORT_SOURCES, importCounts, planImport, SOURCES, type ImportedLink, type ImportItem, type ImportSourceName, type OnConflict } from '@hop/shared/import';
 import { useApi } from '../api.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
@@ -35,7 +34,10 @@ function notesOf(i: ImportItem): string[] {
 export default function LinksImportPage() {
   const api = useApi();
   const queries = useQueryClient();
+  const [mode, setMode] = useState<'file' | 'token'>('file');
   const [source, setSource] = useState<ImportSourceName>(WITH_EXPORT[0]);
+  const [apiUrl, setApiUrl] = useState('');
+  const [token, setToken] = useState('');
   const [onConflict, setOnConflict] = useState<OnConflict>('skip');
   const [file, setFile] = useState<File | null>(null);
   const [items, setItems] = useState<ImportItem[] | null>(null);
@@ -49,16 +51,22 @@ export default function LinksImportPage() {
         const mayImport = roleMayCall(ws.role, 'bulkCreateLinks');
         const plan = async (e: React.FormEvent) => {
           e.preventDefault();
-          if (!file) return;
+          if (mode === 'file' ? !file : !token) return;
           setBusy(true);
           setError(null);
           setOutcome(null);
           setItems(null);
           try {
-            const { parse } = await import('csv-parse/browser/esm/sync');
-            const rows = parse(await file.text(), { columns: true, skip_empty_lines: true, bom: true, trim: true, relax_column_count: true }) as Record<string, string>[];
-            if (!rows.length) throw new Error(`${file.name}: no rows`);
-            const records = SOURCES[source].exportFile!.parse(rows);
+            let records: ImportedLink[];
+            if (mode === 'token') {
+              const body = { from: source, token, ...(apiUrl.trim() ? { url: apiUrl.trim() } : {}) };
+              records = (await api.call('readImportSource', { params: { workspaceId: ws.id }, body })).data.links;
+            } else {
+              const { parse } = await import('csv-parse/browser/esm/sync');
+              const rows = parse(await file!.text(), { columns: true, skip_empty_lines: true, bom: true, trim: true, relax_column_count: true }) as Record<string, string>[];
+              if (!rows.length) throw new Error(`${file!.name}: no rows`);
+              records = SOURCES[source].exportFile!.parse(rows);
+            }
             const [links, domains] = await Promise.all([
               api.paginate('listLinks', { params: { workspaceId: ws.id }, query: { limit: 100 } }),
               api.paginate('listDomains', { params: { workspaceId: ws.id }, query: { limit: 100 } }),
@@ -109,28 +117,46 @@ export default function LinksImportPage() {
         return (
           <Page title="Import links">
             <p className="hint">
-              From another shortener's export file: each slug is kept (on the same custom domain when this workspace has it), with
-              its destination, title, tags, creation time and lifetime clicks. Nothing is created until you confirm the plan. To read a
-              service's API with a token, run <code>hop links import --from {source} --dry-run</code>.
+              From another shortener's export file or its API: each slug is kept (on the same custom domain when this workspace has
+              it), with its destination, title, tags, creation time and lifetime clicks. Nothing is created until you confirm the plan.
+              More than 10,000 links: <code>hop links import --from {source}</code>.
             </p>
             {mayImport ? null : <div role="alert" className="alert">Viewers cannot import links.</div>}
-            <form onSubmit={plan} aria-label="Import file">
+            <form onSubmit={plan} aria-label="Import">
+              <fieldset>
+                <legend>Read from</legend>
+                <label><input type="radio" name="mode" checked={mode === 'file'} onChange={() => { setMode('file'); setItems(null); if (!SOURCES[source].exportFile) setSource(WITH_EXPORT[0]); }} /> its export file</label>
+                <label><input type="radio" name="mode" checked={mode === 'token'} onChange={() => { setMode('token'); setItems(null); }} /> its API, with a token</label>
+              </fieldset>
               <label>Service
                 <select value={source} onChange={(e) => { setSource(e.target.value as ImportSourceName); setItems(null); }}>
-                  {WITH_EXPORT.map((s) => <option key={s} value={s}>{s}</option>)}
+                  {(mode === 'file' ? WITH_EXPORT : IMPORT_SOURCES).map((s) => <option key={s} value={s}>{s}</option>)}
                 </select>
               </label>
-              <p className="hint">{SOURCES[source].exportFile!.describe}</p>
-              <label>Export file
-                <input type="file" accept=".csv,text/csv" onChange={(e) => { setFile(e.target.files?.[0] ?? null); setItems(null); }} />
-              </label>
+              {mode === 'file' ? (
+                <>
+                  <p className="hint">{SOURCES[source].exportFile?.describe}</p>
+                  <label>Export file
+                    <input type="file" accept=".csv,text/csv" onChange={(e) => { setFile(e.target.files?.[0] ?? null); setItems(null); }} />
+                  </label>
+                </>
+              ) : (
+                <>
+                  <label>API address{SOURCES[source].defaultUrl ? ` (default ${SOURCES[source].defaultUrl})` : ''}
+                    <input type="url" value={apiUrl} placeholder={SOURCES[source].defaultUrl ?? 'https://'} required={!SOURCES[source].defaultUrl} onChange={(e) => setApiUrl(e.target.value)} />
+                  </label>
+                  <label>Token: {SOURCES[source].tokenHelp}
+                    <input type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} />
+                  </label>
+                </>
+              )}
               <label>A slug already there with another destination
                 <select value={onConflict} onChange={(e) => { setOnConflict(e.target.value as OnConflict); setItems(null); }}>
                   <option value="skip">leave it (report a conflict)</option>
                   <option value="overwrite">overwrite it</option>
                 </select>
               </label>
-              <button type="submit" disabled={!file || busy || !mayImport}>Show the plan</button>
+              <button type="submit" disabled={(mode === 'file' ? !file : !token) || busy || !mayImport}>Show the plan</button>
             </form>
             {error ? <ErrorAlert error={error} /> : null}
             {counts && items ? (
