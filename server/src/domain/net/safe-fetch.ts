@@ -89,22 +89,21 @@ export async function checkUrl(raw: string, opts: Pick<SafeFetchOptions, 'allowP
  * GET a URL under the address rules: the host is resolved once, every address checked, and the
  * connection pinned to the checked address through the agent's `lookup` (no DNS rebinding between
  * check and connect; TLS still verifies the certificate against the host name). No redirects are
- * followed; the body is cut off past `maxBytes` and the whole exchange past `timeoutMs`.
+ * followed; the body is cut off past `maxBytes` and the whole exchange past `timeoutMs`. `accept`
+ * may refuse an answer by its status before its body is read.
  */
-export async function safeFetch(raw: string, opts: SafeFetchOptions): Promise<SafeFetchResult> {
+async function pinnedGet(raw: string, opts: SafeFetchOptions, headers: Record<string, string>, accept?: (status: number) => void) {
   const { field } = opts;
   const { url, address } = await checkUrl(raw, opts);
   const agent = pinnedAgent(address, opts.timeoutMs);
   const signal = AbortSignal.timeout(opts.timeoutMs);
   try {
-    const res = await request(url, { method: 'GET', dispatcher: agent, signal, headers: { 'user-agent': 'hop-fetch', accept: opts.accept ?? 'image/png' } });
-    if (res.statusCode >= 300 && res.statusCode < 400) {
+    const res = await request(url, { method: 'GET', dispatcher: agent, signal, headers });
+    try {
+      accept?.(res.statusCode);
+    } catch (err) {
       await res.body.dump();
-      throw invalid(field, `answered ${res.statusCode} (a redirect); redirects are not followed`);
-    }
-    if (res.statusCode !== 200) {
-      await res.body.dump();
-      throw invalid(field, `answered ${res.statusCode}, not 200`);
+      throw err;
     }
     const declared = Number(res.headers['content-length']);
     if (Number.isFinite(declared) && declared > opts.maxBytes) {
@@ -121,8 +120,7 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions): Promise<Sa
       }
       chunks.push(chunk as Buffer);
     }
-    const ct = res.headers['content-type'];
-    return { status: res.statusCode, contentType: Array.isArray(ct) ? ct[0] : ct, body: Buffer.concat(chunks) };
+    return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) };
   } catch (err) {
     if (err instanceof HopError) throw err;
     if (signal.aborted || (err as { code?: string }).code?.includes('TIMEOUT')) throw invalid(field, `did not answer within ${opts.timeoutMs / 1000} s`);
@@ -132,33 +130,21 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions): Promise<Sa
   }
 }
 
+/** A document (by default a PNG: a QR code's logo) under the address rules: 200 only. */
+export async function safeFetch(raw: string, opts: SafeFetchOptions): Promise<SafeFetchResult> {
+  const res = await pinnedGet(raw, opts, { 'user-agent': 'hop-fetch', accept: opts.accept ?? 'image/png' }, (status) => {
+    if (status >= 300 && status < 400) throw invalid(opts.field, `answered ${status} (a redirect); redirects are not followed`);
+    if (status !== 200) throw invalid(opts.field, `answered ${status}, not 200`);
+  });
+  const ct = res.headers['content-type'];
+  return { status: res.status, contentType: Array.isArray(ct) ? ct[0] : ct, body: res.body };
+}
+
 /**
- * A GET under the same rules as `safeFetch` that hands back any status with its headers and text
- * (an API read: a 429's Retry-After, a 401's message); a redirect is an answer, never followed.
+ * An API read under the same rules that hands back any status with its headers and text (a 429's
+ * Retry-After, a 401's message); a redirect is an answer, never followed.
  */
 export async function safeGet(raw: string, opts: SafeFetchOptions & { headers: Record<string, string> }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
-  const { field } = opts;
-  const { url, address } = await checkUrl(raw, opts);
-  const agent = pinnedAgent(address, opts.timeoutMs);
-  const signal = AbortSignal.timeout(opts.timeoutMs);
-  try {
-    const res = await request(url, { method: 'GET', dispatcher: agent, signal, headers: { 'user-agent': 'hop-import', ...opts.headers } });
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for await (const chunk of res.body) {
-      total += (chunk as Buffer).length;
-      if (total > opts.maxBytes) {
-        res.body.destroy();
-        throw invalid(field, `answered more than ${opts.maxBytes} bytes`);
-      }
-      chunks.push(chunk as Buffer);
-    }
-    return { status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') };
-  } catch (err) {
-    if (err instanceof HopError) throw err;
-    if (signal.aborted || (err as { code?: string }).code?.includes('TIMEOUT')) throw invalid(field, `did not answer within ${opts.timeoutMs / 1000} s`);
-    throw invalid(field, `could not be reached (${(err as Error).message})`);
-  } finally {
-    void agent.close().catch(() => {});
-  }
+  const res = await pinnedGet(raw, opts, { 'user-agent': 'hop-import', ...opts.headers });
+  return { status: res.status, headers: res.headers, text: res.body.toString('utf8') };
 }
