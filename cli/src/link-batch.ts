@@ -44,11 +44,11 @@ export async function fetchAllLinks(api: HopClient, workspaceId: string): Promis
   return (await api.paginate('listLinks', { params: { workspaceId }, query: { limit: 100 } })).data;
 }
 
-/** Names of the workspace's custom domains; none when the credential may not read them. */
-export async function customDomainNames(api: HopClient, workspaceId: string): Promise<Set<string>> {
+/** Names of the workspace's custom domains (with `verifiedOnly`, those links can be made on); none when the credential may not read them. */
+export async function customDomainNames(api: HopClient, workspaceId: string, opts: { verifiedOnly?: boolean } = {}): Promise<Set<string>> {
   try {
     const { data } = await api.paginate('listDomains', { params: { workspaceId }, query: { limit: 100 } });
-    return new Set(data.map((d) => d.name));
+    return new Set(data.filter((d) => !opts.verifiedOnly || d.verified).map((d) => d.name));
   } catch (err) {
     if (err instanceof HopApiError && (err.code === 'INSUFFICIENT_SCOPE' || err.code === 'FORBIDDEN')) return new Set();
     throw err;

@@ -102,7 +102,7 @@ export default class LinksImport extends BaseCommand<typeof LinksImport> {
       file: this.flags.file ?? this.args.file, url: this.flags.url, token: this.flags.token, progress: tty,
     });
     const workspaceId = await this.workspaceId(this.flags.workspace);
-    const [links, custom] = await Promise.all([fetchAllLinks(this.api, workspaceId), customDomainNames(this.api, workspaceId)]);
+    const [links, custom] = await Promise.all([fetchAllLinks(this.api, workspaceId), customDomainNames(this.api, workspaceId, { verifiedOnly: true })]);
     const customDomains = new Set([...custom].map((d) => d.toLowerCase()));
     const items = planImport(records, links, { customDomains, onConflict: this.flags['on-conflict'] as 'skip' | 'overwrite' });
     const defaultDomain = links.find((l) => !customDomains.has(l.domain))?.domain;
