@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { parse } from 'csv-parse/browser/esm/sync';
 import { stringify } from 'csv-stringify/browser/esm/sync';
-import { csvRowToBody, LINK_CSV_COLUMNS, LINK_CSV_IMPORT_COLUMNS, linkCsvCells, roleMayCall, unknownCsvColumns, type CreateLinkBody, type Workspace } from '@hop/shared';
+import { csvRowToBody, dashboardPath, LINK_CSV_COLUMNS, LINK_CSV_IMPORT_COLUMNS, linkCsvCells, roleMayCall, unknownCsvColumns, type CreateLinkBody, type Workspace } from '@hop/shared';
 import { useFetchAllLinks, useImportLinks } from '../queries/links.js';
 import { ErrorAlert } from './error-alert.js';
 
@@ -88,6 +89,9 @@ export function LinksCsv({ workspace }: { workspace: Workspace }) {
         ) : null}
       </div>
       <p className="hint">Columns as <code>hop links export</code> writes them: {LINK_CSV_IMPORT_COLUMNS.join(', ')}; an import ignores the read-only ones.</p>
+      {roleMayCall(workspace.role, 'bulkCreateLinks') ? (
+        <p><Link to={dashboardPath('importLinks', { ws: workspace.slug })}>Import from Bitly, Dub, Shlink, Kutt or YOURLS</Link>, with the plan shown before anything is created.</p>
+      ) : null}
       {said ? <p role="status">{said}</p> : null}
       <ErrorAlert error={error} />
     </details>
