@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mayChange, roleAtLeast, roleMayCall } from './access.js';
+import { mayChange, mayGrantRole, maySeeBilling, roleAtLeast, roleMayCall } from './access.js';
 
 test('roles are ordered viewer < member < admin < owner; no role is below all', () => {
   assert.ok(roleAtLeast('owner', 'admin') && roleAtLeast('member', 'member') && !roleAtLeast('viewer', 'member'));
@@ -19,4 +19,10 @@ test('members change what they made; admins and owners everything; viewers nothi
   assert.ok(!mayChange({ role: 'member', userId: 'usr_b' }, { createdBy: null }));
   assert.ok(mayChange({ role: 'admin', userId: 'usr_b' }, made));
   assert.ok(!mayChange({ role: 'viewer', userId: 'usr_a' }, made));
+});
+
+test('only owners grant the owner role; billing is shown to owners only', () => {
+  assert.ok(mayGrantRole('owner', 'owner') && mayGrantRole('admin', 'admin') && mayGrantRole('admin', 'member'));
+  assert.ok(!mayGrantRole('admin', 'owner') && !mayGrantRole(undefined, 'owner'));
+  assert.ok(maySeeBilling('owner') && !maySeeBilling('admin') && !maySeeBilling(undefined));
 });

@@ -22,3 +22,13 @@ export function mayChange(actor: { role: Role | undefined; userId: string | unde
   if (roleAtLeast(actor.role, 'admin')) return true;
   return actor.role === 'member' && actor.userId !== undefined && resource.createdBy === actor.userId;
 }
+
+/** Only an owner makes someone an owner (an invite or a role change); admins grant the rest. */
+export function mayGrantRole(actorRole: Role | undefined, role: Role): boolean {
+  return role !== 'owner' || actorRole === 'owner';
+}
+
+/** A workspace's plan and billing are its owners' business: the dashboard shows them to owners. */
+export function maySeeBilling(role: Role | undefined): boolean {
+  return roleAtLeast(role, 'owner');
+}

@@ -1,6 +1,6 @@
 import { NavLink } from 'react-router';
 import type { Workspace } from '@hop/shared';
-import { roleMayCall } from '@hop/shared';
+import { maySeeBilling, roleMayCall } from '@hop/shared';
 import { dashboardPath, type DashboardPage } from '@hop/shared';
 
 /** The settings pages a role may open. */
@@ -11,7 +11,7 @@ export function SettingsNav({ workspace }: { workspace: Workspace }) {
     ['keys', 'API keys', true],
     ['oauthClients', 'OAuth clients', roleMayCall(workspace.role, 'listOAuthClients')],
     ['ciTrusts', 'CI trusts', roleMayCall(workspace.role, 'listCiTrusts')],
-    ['billing', 'Billing', workspace.role === 'owner'],
+    ['billing', 'Billing', maySeeBilling(workspace.role)],
   ];
   return (
     <nav aria-label="Settings" className="tabs">

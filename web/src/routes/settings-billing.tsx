@@ -1,4 +1,4 @@
-import { ASSIGNABLE_PLANS, featuresOf as gatedFeaturesOf, PLAN_LIMITS, type Plan, type PlanLimits, type Usage, type Workspace } from '@hop/shared';
+import { ASSIGNABLE_PLANS, featuresOf as gatedFeaturesOf, maySeeBilling, PLAN_LIMITS, type Plan, type PlanLimits, type Usage, type Workspace } from '@hop/shared';
 import { useUsage } from '../queries/usage.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
@@ -93,7 +93,7 @@ export default function BillingPage() {
       {(ws) => (
         <Page title="Plan and billing">
           <SettingsNav workspace={ws} />
-          {ws.role === 'owner' ? <Billing workspace={ws} /> : <div role="alert" className="alert">Only owners of {ws.name} see its billing. Your role is {ws.role}.</div>}
+          {maySeeBilling(ws.role) ? <Billing workspace={ws} /> : <div role="alert" className="alert">Only owners of {ws.name} see its billing. Your role is {ws.role}.</div>}
         </Page>
       )}
     </WithWorkspace>

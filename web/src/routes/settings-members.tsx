@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { CreateInviteBodySchema, ROLES, type CreatedInvite, type Role, type Workspace } from '@hop/shared';
 import { useCreateInvite, useDeleteInvite, useDeleteMember, useInvites, useMembers, useUpdateMember } from '../queries/members.js';
 import { useSession } from '../session.js';
-import { roleMayCall } from '@hop/shared';
+import { mayGrantRole, roleMayCall } from '@hop/shared';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
@@ -22,7 +22,7 @@ function InviteForm({ workspace }: { workspace: Workspace }) {
     onSuccess: setCreated,
   });
   // Only owners make owners (docs/api.md, Access).
-  const roles = ROLES.filter((r) => r !== 'owner' || workspace.role === 'owner');
+  const roles = ROLES.filter((r) => mayGrantRole(workspace.role, r));
   return (
     <form onSubmit={onSubmit} noValidate className="card">
       <h2>Invite someone</h2>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { CreateWebhookBodySchema, EVENT_TYPES, featuresOf, GATED_FEATURES, type CreatedWebhook, type Workspace } from '@hop/shared';
 import { useCreateWebhook, useWebhooks } from '../queries/webhooks.js';
-import { roleMayCall } from '@hop/shared';
+import { maySeeBilling, roleMayCall } from '@hop/shared';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
@@ -63,7 +63,7 @@ function Webhooks({ workspace }: { workspace: Workspace }) {
         <div role="note" className="card upgrade">
           <h2>Webhooks need the {GATED_FEATURES.webhooks} plan</h2>
           <p>This workspace is on the {workspace.plan} plan.{' '}
-            {workspace.role === 'owner' ? <Link to={dashboardPath('billing', { ws: workspace.slug })}>See plans and billing</Link> : 'Ask an owner to upgrade it.'}</p>
+            {maySeeBilling(workspace.role) ? <Link to={dashboardPath('billing', { ws: workspace.slug })}>See plans and billing</Link> : 'Ask an owner to upgrade it.'}</p>
         </div>
       )}
     </>

@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import { HopError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import { iso } from '../timestamps.js';
-import { roleAtLeast } from '@hop/shared';
+import { mayGrantRole, roleAtLeast } from '@hop/shared';
 import type { Actor } from '../auth/actor.js';
 import type { WorkspacesService } from './workspaces-service.js';
 import type { SendInvite } from '../mail/invite-mailer.js';
@@ -118,8 +118,7 @@ export function createMembersService(deps: {
     },
 
     async createInvite(actor: Actor, body: CreateInviteBody): Promise<CreatedInvite> {
-      // Admins invite members and admins; only owners make owners.
-      if (body.role === 'owner' && actor.role !== 'owner') {
+      if (!mayGrantRole(actor.role, body.role)) {
         throw new HopError('FORBIDDEN', 'only owners can invite owners', { requiredRole: 'owner' });
       }
       const [existing] = await db.query(
