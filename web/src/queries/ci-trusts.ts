@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { CreateCiTrustBody } from '@hop/shared';
 import { useApi } from '../api.js';
+import { useApiMutation } from './api-mutation.js';
 
 export const ciTrustKeys = {
   all: (workspaceId: string) => ['ci-trusts', workspaceId] as const,
@@ -11,20 +12,8 @@ export function useCiTrusts(workspaceId: string) {
   return useQuery({ queryKey: ciTrustKeys.all(workspaceId), queryFn: async () => (await api.call('listCiTrusts', { params: { workspaceId } })).data });
 }
 
-export function useCreateCiTrust(workspaceId: string) {
-  const api = useApi();
-  const queries = useQueryClient();
-  return useMutation({
-    mutationFn: async (body: CreateCiTrustBody) => (await api.call('createCiTrust', { params: { workspaceId }, body })).data,
-    onSuccess: () => queries.invalidateQueries({ queryKey: ciTrustKeys.all(workspaceId) }),
-  });
-}
+export const useCreateCiTrust = (workspaceId: string) =>
+  useApiMutation(async (api, body: CreateCiTrustBody) => (await api.call('createCiTrust', { params: { workspaceId }, body })).data, [ciTrustKeys.all(workspaceId)]);
 
-export function useDeleteCiTrust(workspaceId: string) {
-  const api = useApi();
-  const queries = useQueryClient();
-  return useMutation({
-    mutationFn: (trustId: string) => api.call('deleteCiTrust', { params: { workspaceId, trustId } }),
-    onSuccess: () => queries.invalidateQueries({ queryKey: ciTrustKeys.all(workspaceId) }),
-  });
-}
+export const useDeleteCiTrust = (workspaceId: string) =>
+  useApiMutation((api, trustId: string) => api.call('deleteCiTrust', { params: { workspaceId, trustId } }), [ciTrustKeys.all(workspaceId)]);

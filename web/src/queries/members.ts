@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { CreateInviteBody, Role } from '@hop/shared';
 import { useApi } from '../api.js';
+import { useApiMutation } from './api-mutation.js';
 import { workspaceKeys } from './workspaces.js';
 
 export const memberKeys = {
@@ -26,44 +27,20 @@ export function useInvites(workspaceId: string, enabled: boolean) {
 }
 
 /** Members, invites and the caller's own workspaces (a member who leaves loses one). */
-function useMembersChanged(workspaceId: string) {
-  const queries = useQueryClient();
-  return async () => {
-    await queries.invalidateQueries({ queryKey: memberKeys.all(workspaceId) });
-    await queries.invalidateQueries({ queryKey: workspaceKeys.all });
-  };
-}
+const membersChanged = (workspaceId: string) => [memberKeys.all(workspaceId), workspaceKeys.all];
 
-export function useCreateInvite(workspaceId: string) {
-  const api = useApi();
-  const changed = useMembersChanged(workspaceId);
-  return useMutation({ mutationFn: async (body: CreateInviteBody) => (await api.call('createInvite', { params: { workspaceId }, body })).data, onSuccess: changed });
-}
+export const useCreateInvite = (workspaceId: string) =>
+  useApiMutation(async (api, body: CreateInviteBody) => (await api.call('createInvite', { params: { workspaceId }, body })).data, membersChanged(workspaceId));
 
-export function useDeleteInvite(workspaceId: string) {
-  const api = useApi();
-  const changed = useMembersChanged(workspaceId);
-  return useMutation({ mutationFn: (inviteId: string) => api.call('deleteInvite', { params: { workspaceId, inviteId } }), onSuccess: changed });
-}
+export const useDeleteInvite = (workspaceId: string) =>
+  useApiMutation((api, inviteId: string) => api.call('deleteInvite', { params: { workspaceId, inviteId } }), membersChanged(workspaceId));
 
-export function useUpdateMember(workspaceId: string) {
-  const api = useApi();
-  const changed = useMembersChanged(workspaceId);
-  return useMutation({ mutationFn: ({ userId, role }: { userId: string; role: Role }) => api.call('updateMember', { params: { workspaceId, userId }, body: { role } }), onSettled: changed });
-}
+export const useUpdateMember = (workspaceId: string) =>
+  useApiMutation((api, { userId, role }: { userId: string; role: Role }) => api.call('updateMember', { params: { workspaceId, userId }, body: { role } }), membersChanged(workspaceId), 'settled');
 
-export function useDeleteMember(workspaceId: string) {
-  const api = useApi();
-  const changed = useMembersChanged(workspaceId);
-  return useMutation({ mutationFn: (userId: string) => api.call('deleteMember', { params: { workspaceId, userId } }), onSuccess: changed });
-}
+export const useDeleteMember = (workspaceId: string) =>
+  useApiMutation((api, userId: string) => api.call('deleteMember', { params: { workspaceId, userId } }), membersChanged(workspaceId));
 
 /** Joins the invite's workspace; answers it. */
-export function useAcceptInvite() {
-  const api = useApi();
-  const queries = useQueryClient();
-  return useMutation({
-    mutationFn: async (token: string) => (await api.call('acceptInvite', { params: { token } })).data,
-    onSuccess: () => queries.invalidateQueries({ queryKey: workspaceKeys.all }),
-  });
-}
+export const useAcceptInvite = () =>
+  useApiMutation(async (api, token: string) => (await api.call('acceptInvite', { params: { token } })).data, [workspaceKeys.all]);

@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { CreateWebhookBody, UpdateWebhookBody } from '@hop/shared';
 import { useApi } from '../api.js';
+import { useApiMutation } from './api-mutation.js';
 
 export const webhookKeys = {
   all: (workspaceId: string) => ['webhooks', workspaceId] as const,
@@ -26,30 +27,22 @@ export function useDeliveries(workspaceId: string, webhookId: string) {
   });
 }
 
-/** A webhook's state, its list and its deliveries after any action on it (a test adds a delivery). */
-function useWebhooksChanged(workspaceId: string) {
-  const queries = useQueryClient();
-  return () => queries.invalidateQueries({ queryKey: webhookKeys.all(workspaceId) });
-}
+export const useCreateWebhook = (workspaceId: string) =>
+  useApiMutation(async (api, body: CreateWebhookBody) => (await api.call('createWebhook', { params: { workspaceId }, body })).data, [webhookKeys.all(workspaceId)]);
 
-export function useCreateWebhook(workspaceId: string) {
-  const api = useApi();
-  const changed = useWebhooksChanged(workspaceId);
-  return useMutation({ mutationFn: async (body: CreateWebhookBody) => (await api.call('createWebhook', { params: { workspaceId }, body })).data, onSuccess: changed });
-}
-
-/** Every action of the webhook page: one mutation each, all refreshing the webhook afterwards. */
+/**
+ * Every action of the webhook page: one mutation each, all refreshing the webhook, its list and
+ * its deliveries afterwards (a test adds a delivery), whether or not the action was refused.
+ */
 export function useWebhookActions(workspaceId: string, webhookId: string) {
-  const api = useApi();
-  const changed = useWebhooksChanged(workspaceId);
   const params = { workspaceId, webhookId };
-  const opts = { onSettled: changed };
+  const changed = [webhookKeys.all(workspaceId)];
   return {
-    test: useMutation({ mutationFn: async () => (await api.call('testWebhook', { params, body: {} })).data, ...opts }),
-    update: useMutation({ mutationFn: async (body: UpdateWebhookBody) => (await api.call('updateWebhook', { params, body })).data, ...opts }),
-    enable: useMutation({ mutationFn: async () => (await api.call('enableWebhook', { params })).data, ...opts }),
-    remove: useMutation({ mutationFn: () => api.call('deleteWebhook', { params }), ...opts }),
-    rotate: useMutation({ mutationFn: async (graceSeconds: number) => (await api.call('rotateWebhookSecret', { params, body: { graceSeconds } })).data, ...opts }),
-    retry: useMutation({ mutationFn: (deliveryId: string) => api.call('retryDelivery', { params: { ...params, deliveryId } }), ...opts }),
+    test: useApiMutation(async (api) => (await api.call('testWebhook', { params, body: {} })).data, changed, 'settled'),
+    update: useApiMutation(async (api, body: UpdateWebhookBody) => (await api.call('updateWebhook', { params, body })).data, changed, 'settled'),
+    enable: useApiMutation(async (api) => (await api.call('enableWebhook', { params })).data, changed, 'settled'),
+    remove: useApiMutation((api) => api.call('deleteWebhook', { params }), changed, 'settled'),
+    rotate: useApiMutation(async (api, graceSeconds: number) => (await api.call('rotateWebhookSecret', { params, body: { graceSeconds } })).data, changed, 'settled'),
+    retry: useApiMutation((api, deliveryId: string) => api.call('retryDelivery', { params: { ...params, deliveryId } }), changed, 'settled'),
   };
 }
