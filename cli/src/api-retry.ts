@@ -1,4 +1,7 @@
-import { parseRetryAfter, type RouteName } from '@hop/shared';
+import type { RouteName } from '@hop/shared';
+// A subpath, not the package's index: the index loads every contract and zod, which a command
+// that only reads has no use for at start (test/cli/startup.test.ts).
+import { parseRetryAfter } from '@hop/shared/retry-after';
 import { HopApiError, paginateWith, ROUTE_PATHS, type HopClient, type RouteInput } from '@hop/shared/client';
 
 /** How `hop` retries (CI pipelines): 429, 5xx and unreachable servers, with exponential backoff. */
