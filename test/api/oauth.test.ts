@@ -27,7 +27,7 @@ test('metadata at /.well-known/oauth-authorization-server (RFC 8414)', async () 
   assert.equal(m.revocation_endpoint, `${m.issuer}/v1/oauth/revoke`);
   assert.deepEqual(m.code_challenge_methods_supported, ['S256']);
   assert.deepEqual(m.response_types_supported, ['code']);
-  assert.deepEqual(m.grant_types_supported, ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code']);
+  assert.deepEqual(m.grant_types_supported, ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code', 'urn:ietf:params:oauth:grant-type:token-exchange']);
   assert.equal(m.device_authorization_endpoint, `${m.issuer}/v1/oauth/device/code`);
   assert.deepEqual(m.scopes_supported, [...SCOPES]);
   assert.deepEqual(m.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'none']);

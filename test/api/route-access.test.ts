@@ -25,7 +25,7 @@ function paramsFor(t: Team, linkId: string, qrId: string, userId: string): Recor
     keyId: 'key_0000000000000000000000', clientId: 'oac_0000000000000000000000', domainId: 'dom_0000000000000000000000',
     webhookId: 'wh_0000000000000000000000', deliveryId: 'dlv_0000000000000000000000', inviteId: 'inv_0000000000000000000000',
     name: 'some-tag', token: 'hopinv_0000000000000000000000',
-    sessionId: 'ses_0000000000000000000000', grantId: 'oag_0000000000000000000000',
+    sessionId: 'ses_0000000000000000000000', grantId: 'oag_0000000000000000000000', trustId: 'cit_0000000000000000000000',
   };
 }
 
