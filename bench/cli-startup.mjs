@@ -32,7 +32,8 @@ const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
 /**
  * One fresh process: its wall time, and the CPU time it used (user + system, from bash's `time`,
  * which reads the child's rusage). On a machine shared with other work the wall time waits for a
- * core; the CPU time does not, so its ratio is the one that holds from a quiet machine to a busy one.
+ * core; the CPU time waits less, so its ratio moves less with the load (a target is still read on
+ * a quiet machine).
  */
 function run(args, input) {
   const started = process.hrtime.bigint();
@@ -103,7 +104,7 @@ try {
     `| of which the API call (warm fetch) | ${fmt(m.api, 1)} ms | | | |`,
     row('`hop links list` from the checkout (`bin/hop`, unbundled)', 'checkoutList'),
     '',
-    "The package is one esbuild bundle with each command its own entry point (scripts/pack/bundle-cli.mjs): a cold start reads a handful of files where the checkout resolves and compiles some 250 modules of oclif and its dependencies one by one; the libraries oclif requires at load but a run with a manifest never calls (globbing, help templates, spinners, semver, debug) are stand-ins that load them on first use, and the autocomplete plugin's commands are commands of the bundle, so no plugin is looked up at start. Wall-time ratios shrink as the machine's load grows, since every process, the baseline too, waits for a core; the CPU ratios hold from a quiet machine to a busy one: compare rows of one run. What a command loads is what it needs: `--version` and `--help` come from the manifest; a command that calls the API loads its own module, the client (node:http, no undici) and the method and path of each route (`shared/src/route-paths.ts`, no zod); the contracts and zod load only in the commands that parse with them, and the settings file is read with `node:fs` rather than `conf` (test/cli/startup.test.ts checks this).",
+    "The package is one esbuild bundle with each command its own entry point (scripts/pack/bundle-cli.mjs): a cold start reads a handful of files where the checkout resolves and compiles some 250 modules of oclif and its dependencies one by one; the libraries oclif requires at load but a run with a manifest never calls (globbing, help templates, spinners, semver, debug) are stand-ins that load them on first use, and the autocomplete plugin's commands are commands of the bundle, so no plugin is looked up at start. Wall-time ratios shrink as the machine's load grows, since every process, the baseline too, waits for a core; the CPU ratios move less, but shrink too: compare rows of one run, and read a target on a quiet machine. What a command loads is what it needs: `--version` and `--help` come from the manifest; a command that calls the API loads its own module, the client (node:http, no undici) and the method and path of each route (`shared/src/route-paths.ts`, no zod); the contracts and zod load only in the commands that parse with them, and the settings file is read with `node:fs` rather than `conf` (test/cli/startup.test.ts checks this).",
   ].join('\n');
   console.log(lines);
   writeSection('CLI cold start', lines);
