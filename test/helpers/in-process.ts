@@ -9,6 +9,7 @@ import { buildApp } from '../../server/src/api/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { migrate } from '../../server/src/db/migrate.js';
 import { openDatabase } from '../../server/src/db/open.js';
+import type { Database } from '../../server/src/db/database.js';
 import type { Clock } from '../../server/src/domain/clock.js';
 import { createServices } from '../../server/src/services.js';
 import { seedDataDir } from './embedded-template.mjs';
@@ -57,6 +58,30 @@ export async function inProcessApi(env: Record<string, string> = {}): Promise<In
       await app.close();
       await db.close();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Holds the embedded database's one session in an open transaction, as a long job's would: it
+ * resolves once the transaction has begun, so that every statement sent after it waits, and holds
+ * until `release`. Releasing before the transaction began ends it as soon as it begins, so a test
+ * that fails early never leaves the session held (and its process unable to exit).
+ */
+export async function holdDatabase(db: Database): Promise<{ release(): Promise<void> }> {
+  let began!: () => void;
+  let release!: () => void;
+  const begun = new Promise<void>((r) => (began = r));
+  const released = new Promise<void>((r) => (release = r));
+  const held = db.transaction(async () => {
+    began();
+    await released;
+  });
+  await Promise.race([begun, held]);
+  return {
+    async release() {
+      release();
+      await held;
     },
   };
 }

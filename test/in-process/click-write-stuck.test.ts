@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClickPipeline, type Visit } from '../../server/src/domain/clicks/click-pipeline.js';
-import { inProcessApi } from '../helpers/in-process.js';
+import { holdDatabase, inProcessApi } from '../helpers/in-process.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -19,8 +19,7 @@ test('a click write held up is told once, and its age is a metric until it settl
     device: 'desktop', browser: null, os: null, referrer: null, isBot: false, counted: false,
   };
   // The embedded database runs one transaction at a time: one held open holds every write up.
-  let release!: () => void;
-  const held = db.transaction(() => new Promise<void>((r) => (release = r)));
+  const held = await holdDatabase(db);
   try {
     pipeline.start();
     pipeline.enqueue(visit);
@@ -32,11 +31,10 @@ test('a click write held up is told once, and its age is a metric until it settl
     api.services.clicks.enqueue({ ...visit, linkId: `${linkId}-server` });
     const serverFlush = api.services.clicks.flush();
     while (api.services.clicks.flushSeconds <= 0.2) await sleep(20);
-    release();
-    await held;
+    await held.release();
     await serverFlush;
   } finally {
-    release();
+    await held.release();
     await pipeline.stop();
   }
   assert.equal(pipeline.flushSeconds, 0, 'no write in progress once it settled');

@@ -4,7 +4,7 @@
 // metric that answers meanwhile, and a cached link is redirected without waiting.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inProcessApi, type InProcessApi } from '../helpers/in-process.js';
+import { holdDatabase, inProcessApi, type InProcessApi } from '../helpers/in-process.js';
 
 const METRICS_TOKEN = 'lookup-metrics-token-0123456789';
 
@@ -30,21 +30,9 @@ async function linksOf(api: InProcessApi, n: number): Promise<string[]> {
 const visit = (api: InProcessApi, slug: string, headers: Record<string, string> = {}) =>
   api.app.inject({ method: 'GET', url: `/${slug}`, headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/127.0', ...headers } });
 
-/** Holds the embedded database's one session until `release` is called. */
-function hold(api: InProcessApi) {
-  let release: (() => void) | undefined;
-  const held = api.services.db.transaction(() => new Promise<void>((r) => (release = r)));
-  return {
-    async release() {
-      release?.();
-      await held;
-    },
-  };
-}
-
 test('concurrent misses coalesce into one lookup per link and few statements; a stalled lookup answers 503 with Retry-After', { timeout: 180_000 }, async () => {
   const api = await inProcessApi({ HOP_METRICS_TOKEN: METRICS_TOKEN, HOP_LINK_LOOKUP_TIMEOUT_MS: '400', HOP_DISABLE: 'jobs' });
-  let db: ReturnType<typeof hold> | undefined;
+  let db: Awaited<ReturnType<typeof holdDatabase>> | undefined;
   try {
     const slugs = await linksOf(api, 22);
     const [cached, one, ...many] = slugs;
@@ -52,7 +40,7 @@ test('concurrent misses coalesce into one lookup per link and few statements; a 
 
     const queries = await metric(api, 'hop_link_lookup_queries_total');
     const looked = await metric(api, 'hop_link_lookups_total');
-    db = hold(api);
+    db = await holdDatabase(api.services.db);
     // Thirty visitors of one uncached link, and one each of twenty others, while the database is held.
     const visits = [...Array.from({ length: 30 }, () => visit(api, one)), ...many.map((s) => visit(api, s))];
     const visitsDone = Promise.all(visits);
