@@ -1,11 +1,12 @@
 // Guessing limits at real (unscaled) rates on a server of this test's own: device-flow user codes
-// per address and per user, device authorizations per address and client, and the metrics token
-// per address. Addresses are the test's own (the server trusts X-Forwarded-For from loopback). Its
+// per address and per user, device authorizations per address and client, CI ID token exchanges
+// and the metrics token per address. Addresses are the test's own (the server trusts X-Forwarded-For from loopback). Its
 // own embedded database too: on a shared PostgreSQL every unscaled server of the run counts
 // 127.0.0.1's sign-ups and the same per-address windows together.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomAddress, signup } from '../helpers/api.js';
+import { ID_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from '@hop/shared';
 import { authorizeSession, CLI_CLIENT, deviceCode } from '../helpers/oauth.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { scratchDir } from '../helpers/scratch-dir.mjs';
@@ -67,6 +68,22 @@ test('POST /device/code: 10 a minute per address and client, answered 429 slow_d
   assert.equal((await refused.json()).error, 'slow_down');
   assert.ok(Number(refused.headers.get('retry-after')) > 0);
   assert.equal((await deviceCode(CLI_CLIENT, undefined, server.url)).status, 200, 'another address is not held up');
+});
+
+test('CI ID token exchanges: 60 a minute per address, answered 429 with Retry-After before the token is read', async () => {
+  const ip = randomAddress();
+  const exchange = (from = ip) => fetch(`${server.url}/v1/oauth/token`, {
+    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': from },
+    body: new URLSearchParams({ grant_type: TOKEN_EXCHANGE_GRANT_TYPE, subject_token_type: ID_TOKEN_TYPE, subject_token: 'not.a.jwt' }).toString(),
+  });
+  for (let i = 0; i < 60; i++) assert.equal((await exchange()).status, 401, `exchange ${i + 1}: a refused token`);
+  const refused = await exchange();
+  assert.equal(refused.status, 429);
+  const body = await refused.json();
+  assert.equal(body.error, 'invalid_request');
+  assert.match(body.error_description, /too many token exchanges/);
+  assert.ok(Number(refused.headers.get('retry-after')) > 0);
+  assert.equal((await exchange(randomAddress())).status, 401, 'another address is not held up');
 });
 
 test('metrics token guesses: 30 a minute per address, then 429 even for the right token', async () => {

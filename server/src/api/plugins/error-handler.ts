@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERROR_STATUS, type ErrorCode } from '@hop/shared';
 import { HopError } from '../../domain/errors.js';
+import { retryAfterSeconds } from '../../domain/rate-limits/rate-limiter.js';
 import { bearerRefusals } from './authentication.js';
 
 /** The error body of the contract, from a code, a message and its details. */
@@ -18,7 +19,7 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message: string,
   const statusCode = ERROR_STATUS[code];
   const resetAt = typeof details.resetAt === 'string' ? Date.parse(details.resetAt) : NaN;
   if (code === 'RATE_LIMIT_EXCEEDED' && !Number.isNaN(resetAt)) {
-    reply.header('retry-after', String(Math.max(1, Math.ceil((resetAt - Date.now()) / 1000))));
+    reply.header('retry-after', String(retryAfterSeconds(resetAt)));
   }
   // RFC 9110 11.6.1 and RFC 6750 3: a 401 names the scheme that would get in.
   if (code === 'UNAUTHORIZED' && !reply.hasHeader('www-authenticate')) reply.header('www-authenticate', BEARER_REALM);

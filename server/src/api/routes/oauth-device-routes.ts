@@ -3,14 +3,13 @@ import type { Scope } from '@hop/shared';
 import type { RegisteredClient } from '../../domain/oauth/oauth-clients-service.js';
 import { OAuthError } from '../../domain/oauth/oauth-errors.js';
 import { formatUserCode } from '../../domain/oauth/device-codes.js';
-import type { Decision } from '../../domain/rate-limits/rate-limiter.js';
+import { retryAfterSeconds } from '../../domain/rate-limits/rate-limiter.js';
 import type { ApiDeps } from '../define-route.js';
 import { deviceCodePage, deviceDonePage, oauthErrorPage } from './oauth-pages.js';
 import { fields, sendPage, type Form, type OAuthBrowserSession } from './oauth-session.js';
 import { browserPage, protocolEndpoint } from './oauth-error-replies.js';
 
 /** Seconds until a refused window resets. */
-const secondsLeft = (d: Decision) => Math.max(1, Math.ceil(((d.status?.resetAt ?? Date.now()) - Date.now()) / 1000));
 
 /** What the device routes share with the rest of the authorization server (oauth-routes.ts). */
 export interface DeviceRouteHelpers {
@@ -45,7 +44,7 @@ export function deviceRoutes(app: FastifyInstance, deps: ApiDeps & { baseUrl: st
       basic = auth.basic;
       const allowed = await rateLimits.consumeDeviceCodeStart(req.ip, auth.client.id);
       if (!allowed.allowed) {
-        throw new OAuthError('slow_down', 'too many device authorizations from this address for this client; try again later', secondsLeft(allowed));
+        throw new OAuthError('slow_down', 'too many device authorizations from this address for this client; try again later', retryAfterSeconds(allowed.status?.resetAt));
       }
       const started = await deviceCodes.start(auth.client, form.scope);
       return reply.header('cache-control', 'no-store').send({
@@ -70,7 +69,7 @@ export function deviceRoutes(app: FastifyInstance, deps: ApiDeps & { baseUrl: st
   async function pendingRequest(req: FastifyRequest, reply: FastifyReply, userId: string, csrf: string, userCode: string | undefined) {
     const allowed = await rateLimits.deviceCodeGuessAllowed(req.ip, userId);
     if (!allowed.allowed) {
-      const seconds = secondsLeft(allowed);
+      const seconds = retryAfterSeconds(allowed.status?.resetAt);
       reply.header('retry-after', String(seconds));
       sendPage(reply, 429, deviceCodePage({ csrf, userCode, error: `Too many wrong codes. Try again in ${Math.ceil(seconds / 60)} minute${seconds > 60 ? 's' : ''}.` }));
       return null;

@@ -4,6 +4,7 @@ import formbody from '@fastify/formbody';
 import { DEVICE_CODE_GRANT_TYPE, ID_TOKEN_TYPE, SCOPES, TOKEN_EXCHANGE_GRANT_TYPE } from '@hop/shared';
 import { OidcRefusal } from '../../domain/ci-trust/oidc-refusal.js';
 import { OAuthError } from '../../domain/oauth/oauth-errors.js';
+import { retryAfterSeconds } from '../../domain/rate-limits/rate-limiter.js';
 import type { RegisteredClient } from '../../domain/oauth/oauth-clients-service.js';
 import type { AuthorizationRequest } from '../../domain/oauth/oauth-service.js';
 import { defineRoute, type ApiDeps } from '../define-route.js';
@@ -158,7 +159,12 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
    * RFC 8693 with an OIDC ID token (docs/ci.md): no client authentication, the ID token is the
    * proof. Every refusal is 401 `invalid_grant` naming the failed check.
    */
-  async function exchangeIdToken(form: Form, reply: FastifyReply) {
+  async function exchangeIdToken(req: FastifyRequest, form: Form, reply: FastifyReply) {
+    const allowed = await deps.services.rateLimits.consumeCiTokenExchange(req.ip);
+    if (!allowed.allowed) {
+      const seconds = retryAfterSeconds(allowed.status?.resetAt);
+      throw new OAuthError('invalid_request', `too many token exchanges from this address; try again in ${seconds} s`, seconds);
+    }
     if (!form.subject_token) throw new OAuthError('invalid_request', 'subject_token is required: the CI job\'s OIDC ID token');
     if (form.subject_token_type !== ID_TOKEN_TYPE) throw new OAuthError('invalid_request', `subject_token_type must be ${ID_TOKEN_TYPE}`);
     try {
@@ -174,7 +180,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: ApiDeps & { baseUr
     const form = fields(req.body);
     let basic = false;
     try {
-      if (form.grant_type === TOKEN_EXCHANGE_GRANT_TYPE) return await exchangeIdToken(form, reply);
+      if (form.grant_type === TOKEN_EXCHANGE_GRANT_TYPE) return await exchangeIdToken(req, form, reply);
       const auth = await clientOf(req, form);
       basic = auth.basic;
       let tokens;

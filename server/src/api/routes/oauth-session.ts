@@ -4,6 +4,7 @@ import { dashboardPath, ERROR_STATUS, inviteTokenFrom, LoginBodySchema, SignupBo
 import { nulProblem } from '../../domain/nul-bytes.js';
 import { HopError } from '../../domain/errors.js';
 import { SESSION_TTL_SECONDS } from '../../domain/auth/session-tokens.js';
+import { retryAfterSeconds } from '../../domain/rate-limits/rate-limiter.js';
 import type { Services } from '../../services.js';
 import { loginPage, signupPage } from './oauth-pages.js';
 
@@ -122,7 +123,7 @@ export function oauthBrowserSession(services: Services, secureCookies: boolean, 
       // The same per-address allowance as POST /v1/auth/login and /v1/auth/signup (30 a minute):
       // the form is one more way in, not a way around it.
       const address = await services.rateLimits.consumeAnonymous(req.ip);
-      if (!address.allowed && address.status) return tooMany(Math.max(1, Math.ceil((address.status.resetAt - Date.now()) / 1000)));
+      if (!address.allowed && address.status) return tooMany(retryAfterSeconds(address.status.resetAt));
       // The fields pass the same schemas as the API's bodies, so an address the API would refuse
       // (a NUL, a dotted capital I) never reaches the account lookup or the lockout.
       const body = form.action === 'login'

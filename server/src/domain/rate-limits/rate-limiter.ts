@@ -34,6 +34,11 @@ interface LocalState {
   refill?: Promise<void>;
 }
 
+/** Whole seconds until a refused caller may try again, at least 1: a Retry-After value. */
+export function retryAfterSeconds(resetAt: number | undefined, now = Date.now()): number {
+  return Math.max(1, Math.ceil(((resetAt ?? now) - now) / 1000));
+}
+
 export interface RateLimiterOptions {
   store: CounterStore;
   now?: () => number;

@@ -25,6 +25,13 @@ export const ANONYMOUS_LIMITS: RequestLimits = { perHour: 300, perMinute: 30 };
  */
 export const DEVICE_CODE_GUESS_LIMITS: RequestLimits = { perHour: 20, perMinute: 5 };
 
+/**
+ * OIDC ID tokens exchanged for CI tokens (RFC 8693 at the token endpoint), per address: a job
+ * exchanges once or a few times, and a pool of runners behind one address runs dozens of jobs a
+ * minute at most; more is someone trying tokens.
+ */
+export const CI_TOKEN_EXCHANGE_LIMITS: RequestLimits = { perHour: 600, perMinute: 60 };
+
 /** Device authorizations started (`POST /v1/oauth/device/code`), per address and client. */
 export const DEVICE_CODE_START_LIMITS: RequestLimits = { perHour: 60, perMinute: 10 };
 
@@ -184,6 +191,12 @@ export function createRateLimitsService(deps: {
     async consumeAnonymous(ip: string): Promise<Decision> {
       if (!settings.enabled) return allow;
       return limiter.consume(buckets(`ip:${addressKey(ip)}`, ANONYMOUS_LIMITS));
+    },
+
+    /** Counts an ID token exchange per address, before the token is verified. */
+    async consumeCiTokenExchange(ip: string): Promise<Decision> {
+      if (!settings.enabled) return allow;
+      return limiter.consume(buckets(`ci-exchange:${addressKey(ip)}`, CI_TOKEN_EXCHANGE_LIMITS));
     },
 
     /** Counts an operator request (X-Admin-Token) per address, before its token is compared. */
