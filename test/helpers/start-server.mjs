@@ -15,15 +15,47 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  */
 export const SERVER_NODE_FLAGS = readFileSync(join(root, 'bin/hop-server'), 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(3);
 
-export function freePort() {
+/**
+ * The first port of the kernel's ephemeral range (Linux), from which it picks the local port of
+ * every outbound connection and every listen(0); null where that cannot be read.
+ */
+function ephemeralPortsStart() {
+  try {
+    const first = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(first) ? first : null;
+  } catch {
+    return null;
+  }
+}
+const EPHEMERAL_START = ephemeralPortsStart();
+const LOWEST_PORT = 10_000;
+
+/** Listens on `port` of 127.0.0.1 (0: any) and closes again; the port, or null when it is taken. */
+function probe(port) {
   return new Promise((resolve, reject) => {
     const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
+    s.once('error', (err) => (err.code === 'EADDRINUSE' || err.code === 'EACCES' ? resolve(null) : reject(err)));
+    s.listen(port, '127.0.0.1', () => {
+      const bound = s.address().port;
+      s.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * A loopback port free now, for a process started next to bind. It comes from below the kernel's
+ * ephemeral range where that is known: a port from inside it (what listen(0) gives) can be taken
+ * by any outbound connection on the machine (a load generator's thousands of them) between this
+ * check and the other process's bind.
+ */
+export async function freePort() {
+  if (EPHEMERAL_START !== null && EPHEMERAL_START > LOWEST_PORT + 1000) {
+    for (let i = 0; i < 50; i++) {
+      const port = await probe(LOWEST_PORT + Math.floor(Math.random() * (EPHEMERAL_START - LOWEST_PORT)));
+      if (port !== null) return port;
+    }
+  }
+  return probe(0);
 }
 
 /**
@@ -33,7 +65,19 @@ export function freePort() {
  */
 export async function startServer(opts) {
   if (!opts.fresh) seedDataDir(opts.dataDir, { ...process.env, ...opts.env });
-  const port = opts.port ?? (await freePort());
+  for (let attempt = 1; ; attempt++) {
+    const port = opts.port ?? (await freePort());
+    const started = await launch(opts, port);
+    if (started.server) return started.server;
+    // Another process bound the port between freePort's check and the server's own bind (the
+    // server then exits naming it): another port is tried. A port the caller chose is kept.
+    if (opts.port === undefined && attempt < 3 && /port \d+ is in use/.test(started.output)) continue;
+    throw new Error(`server did not become ready on http://127.0.0.1:${port}:\n${started.output}`);
+  }
+}
+
+/** Starts `bin/hop-server` on `port`: the server once ready, or else its output. */
+async function launch(opts, port) {
   let output = '';
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...(opts.nodeArgs ?? []), 'bin/hop-server'], {
     cwd: root,
@@ -76,9 +120,10 @@ export async function startServer(opts) {
   }
   if (!ready) {
     child.kill('SIGKILL');
-    throw new Error(`server did not become ready on ${url}:\n${output}`);
+    await exited;
+    return { server: null, output };
   }
-  return {
+  return { server: {
     url,
     port,
     shortDomain: opts.env?.HOP_SHORT_DOMAIN ?? `localhost:${port}`,
@@ -94,5 +139,5 @@ export async function startServer(opts) {
       clearTimeout(timer);
       return code;
     },
-  };
+  } };
 }
