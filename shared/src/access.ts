@@ -1,7 +1,10 @@
 // The rules of who may do what that the server enforces and the dashboard shows: one copy, so the
-// dashboard never offers what the server refuses.
-import { routes, type RouteName } from './routes.js';
-import { ROLES, type Role } from './workspaces.js';
+// dashboard never offers what the server refuses. It loads no schema (the roles come from the
+// route table's zod-free copy), so the dashboard's shell imports it without zod.
+import { ROLES } from './constants.js';
+import { ROUTE_ROLES } from './route-paths.js';
+import type { RouteName } from './routes.js';
+import type { Role } from './workspaces.js';
 
 /** Whether `role` is at least `required` (roles are ordered weakest first). */
 export function roleAtLeast(role: Role | undefined, required: Role): boolean {
@@ -10,7 +13,7 @@ export function roleAtLeast(role: Role | undefined, required: Role): boolean {
 
 /** Whether `role` is at least the weakest role the route table declares for `route`. */
 export function roleMayCall(role: Role | undefined, route: RouteName): boolean {
-  const required = (routes[route] as { role?: Role }).role;
+  const required = ROUTE_ROLES[route];
   return required === undefined || roleAtLeast(role, required);
 }
 

@@ -16,6 +16,9 @@ export const TOKEN_EXCHANGE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:token
 export const ID_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:id_token';
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 
+/** Roles from weakest to strongest; the order is what role checks compare. */
+export const ROLES = ['viewer', 'member', 'admin', 'owner'] as const;
+
 export const LINK_SORTS = ['createdAt', 'updatedAt', 'clicks', 'relevance'] as const;
 
 /**

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { idSchema, TimestampSchema } from './ids.js';
+import { ROLES } from './constants.js';
+
+export { ROLES };
 
 /**
  * The plans of plans mode (HOP_PLANS=on), weakest first: what an operator assigns and what a
@@ -17,8 +20,6 @@ export const PLANS = [...ASSIGNABLE_PLANS, 'self-hosted'] as const;
 export const PlanSchema = z.enum(PLANS);
 export type Plan = z.infer<typeof PlanSchema>;
 
-/** Roles from weakest to strongest; the order is what role checks compare. */
-export const ROLES = ['viewer', 'member', 'admin', 'owner'] as const;
 export const RoleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof RoleSchema>;
 
