@@ -6,7 +6,9 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 // The dashboard uses the very same typed client as the CLI (shared/src/client-core.ts), with a
 // transport over `fetch` passed in (src/transport/). The Node-only transport and webhook signing
-// live in modules it never imports.
+// live in modules it never imports. It imports each part of the contract from its own module
+// (`@hop/shared/links`), never the index: a zod schema is built when its module loads, and the
+// index would build every one of them before the first page renders.
 export default defineConfig({
   // Relative asset URLs: the server adds a <base href> naming where it mounts the app.
   base: './',
@@ -14,7 +16,8 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@hop\/shared$/, replacement: here('../shared/src/index.ts') },
-      { find: /^@hop\/shared\/client-core$/, replacement: here('../shared/src/client-core.ts') },
+      { find: /^@hop\/shared\/import$/, replacement: here('../shared/src/import/index.ts') },
+      { find: /^@hop\/shared\/([a-z-]+)$/, replacement: `${here('../shared/src/')}$1.ts` },
     ],
   },
   build: {

@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 // The contract's schemas check with shared's words ("can't be empty", not the validator's "Too
-// small: ..."): issue-messages.ts installs them wherever @hop/shared is loaded; named here so
-// that no bundler can leave the module out.
-import '@hop/shared';
+// small: ..."): issue-messages.ts installs them when loaded. The app imports each schema from its
+// own module of shared (not the index, which would build every schema), so every check goes
+// through this file, which loads it.
+import '@hop/shared/issue-messages';
 import { HopApiError } from './api.js';
 
 export type FieldErrors = Record<string, string>;

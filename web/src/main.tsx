@@ -2,7 +2,7 @@ import { lazy, StrictMode, Suspense, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Navigate, Route, Routes, useParams } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { DASHBOARD_PATHS, dashboardPath } from '@hop/shared';
+import { DASHBOARD_PATHS, dashboardPath } from '@hop/shared/dashboard-paths';
 import { SessionProvider } from './session.js';
 import { TransportProvider } from './transport/transport.js';
 import { fetchSend } from './transport/fetch-send.js';

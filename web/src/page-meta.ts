@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { matchRoutes, useLocation } from 'react-router';
-import { DASHBOARD_PATHS, type DashboardPage } from '@hop/shared';
+import { DASHBOARD_PATHS } from '@hop/shared/dashboard-paths';
+import type { DashboardPage } from '@hop/shared';
 
 /** Each page's <title> (before " · Hop") and meta description: one entry per dashboard path. */
 export const PAGE_META: Record<DashboardPage | 'notFound', { title: string; description: string }> = {

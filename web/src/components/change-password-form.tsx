@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ChangePasswordBodySchema } from '@hop/shared';
+import { ChangePasswordBodySchema } from '@hop/shared/accounts';
 import { useChangePassword } from '../queries/account.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Field } from './field.js';

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { TagSchema, type Link, type Workspace } from '@hop/shared';
+import { TagSchema } from '@hop/shared/links';
+import type { Link, Workspace } from '@hop/shared';
 import { HopApiError } from '../api.js';
 import { check } from '../form-errors.js';
 import { linkKeys, useDeleteLink, useUpdateLink } from '../queries/links.js';

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import type { Link, Workspace } from '@hop/shared';
 import { useCreateQrCode, useDeleteQrCode, useQrCodes } from '../queries/qr-codes.js';
-import { mayChange, roleMayCall } from '@hop/shared';
+import { mayChange, roleMayCall } from '@hop/shared/access';
 import { useSession } from '../session.js';
 import { ErrorAlert } from './error-alert.js';
 import { Empty, Loading } from './states.js';

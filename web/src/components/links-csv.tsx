@@ -2,7 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { parse } from 'csv-parse/browser/esm/sync';
 import { stringify } from 'csv-stringify/browser/esm/sync';
-import { csvRowToBody, dashboardPath, LINK_CSV_COLUMNS, LINK_CSV_IMPORT_COLUMNS, linkCsvCells, roleMayCall, unknownCsvColumns, type CreateLinkBody, type Workspace } from '@hop/shared';
+import { roleMayCall } from '@hop/shared/access';
+import { dashboardPath } from '@hop/shared/dashboard-paths';
+import { csvRowToBody, LINK_CSV_COLUMNS, LINK_CSV_IMPORT_COLUMNS, linkCsvCells, unknownCsvColumns } from '@hop/shared/links-csv';
+import type { CreateLinkBody, Workspace } from '@hop/shared';
 import { useFetchAllLinks, useImportLinks } from '../queries/links.js';
 import { ErrorAlert } from './error-alert.js';
 

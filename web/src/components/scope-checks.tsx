@@ -1,4 +1,5 @@
-import { SCOPE_DESCRIPTIONS, SCOPES } from '@hop/shared';
+import { SCOPE_DESCRIPTIONS } from '@hop/shared/oauth';
+import { SCOPES } from '@hop/shared/scopes';
 
 /** The scopes a credential may carry, as checkboxes named `scopes`, with their error announced beneath. */
 export function ScopeChecks({ id, error }: { id: string; error?: string }) {

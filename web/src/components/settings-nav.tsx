@@ -1,7 +1,8 @@
 import { NavLink } from 'react-router';
 import type { Workspace } from '@hop/shared';
-import { maySeeBilling, roleMayCall } from '@hop/shared';
-import { dashboardPath, type DashboardPage } from '@hop/shared';
+import { maySeeBilling, roleMayCall } from '@hop/shared/access';
+import { dashboardPath } from '@hop/shared/dashboard-paths';
+import type { DashboardPage } from '@hop/shared';
 
 /** The settings pages a role may open. */
 export function SettingsNav({ workspace }: { workspace: Workspace }) {

@@ -1,6 +1,8 @@
 // The link form's values as create and update bodies. Plain fields are read from the form's
 // inputs; the smart ones (rules, variants, preview) are lists and objects kept in state.
-import { DEVICES, LINK_FIELDS, SMART_FIELDS, type Link, type LinkField, type LinkPreview } from '@hop/shared';
+import { LINK_FIELDS } from '@hop/shared/link-fields';
+import { DEVICES, SMART_FIELDS } from '@hop/shared/links';
+import type { Link, LinkField, LinkPreview } from '@hop/shared';
 
 type Device = (typeof DEVICES)[number];
 type LinkRuleOut = NonNullable<Link['rules']>[number];

@@ -1,5 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { CreateLinkBodySchema, featuresOf, GATED_FEATURES, UpdateLinkBodySchema, type CreateLinkBody, type Link, type UpdateLinkBody, type Workspace } from '@hop/shared';
+import { CreateLinkBodySchema, UpdateLinkBodySchema } from '@hop/shared/links';
+import { featuresOf, GATED_FEATURES } from '@hop/shared/plans';
+import type { CreateLinkBody, Link, UpdateLinkBody, Workspace } from '@hop/shared';
 import { apiFieldErrors, check, type FieldErrors } from '../form-errors.js';
 import { useDomains } from '../queries/domains.js';
 import type { FormMutation } from '../use-checked-form.js';

@@ -1,4 +1,4 @@
-import { DEVICES, MAX_RULES } from '@hop/shared';
+import { DEVICES, MAX_RULES } from '@hop/shared/links';
 import type { FieldErrors } from '../form-errors.js';
 import { Field } from '../components/field.js';
 import { emptyRule, type RuleRow } from './body.js';

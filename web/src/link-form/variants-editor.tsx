@@ -1,4 +1,4 @@
-import { MAX_VARIANTS } from '@hop/shared';
+import { MAX_VARIANTS } from '@hop/shared/links';
 import type { FieldErrors } from '../form-errors.js';
 import { Field } from '../components/field.js';
 import type { VariantRow } from './body.js';

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import QRCode from 'qrcode';
-import { CreateQrCodeBodySchema, QR_ERROR_CORRECTIONS, QR_FORMATS, type CreateQrCodeBody } from '@hop/shared';
+import { CreateQrCodeBodySchema, QR_ERROR_CORRECTIONS, QR_FORMATS } from '@hop/shared/qr';
+import type { CreateQrCodeBody } from '@hop/shared';
 import { useCheckedForm, type FormMutation } from '../use-checked-form.js';
 import { Field, SelectField } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';

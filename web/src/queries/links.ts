@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { BULK_MAX, type AnalyticsQuery, type CreateLinkBody, type Link, type ListLinksQuery, type UpdateLinkBody } from '@hop/shared';
+import { BULK_MAX } from '@hop/shared/links';
+import type { AnalyticsQuery, CreateLinkBody, Link, ListLinksQuery, UpdateLinkBody } from '@hop/shared';
 import { useApi } from '../api.js';
 import { tagKeys } from './tags.js';
 

@@ -8,7 +8,7 @@ import { ErrorAlert } from '../components/error-alert.js';
 import { Loading } from '../components/states.js';
 import { DataTable } from '../components/data-table.js';
 import { AnalyticsView, RangePicker, type Range } from '../components/analytics-view.js';
-import { dashboardPath } from '@hop/shared';
+import { dashboardPath } from '@hop/shared/dashboard-paths';
 
 function WorkspaceAnalytics({ workspace }: { workspace: Workspace }) {
   const [range, setRange] = useState<Range>({ days: 30 });

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { AddDomainBodySchema, type Domain, type Workspace } from '@hop/shared';
+import { roleMayCall } from '@hop/shared/access';
+import { AddDomainBodySchema } from '@hop/shared/domains';
+import type { Domain, Workspace } from '@hop/shared';
 import { useAddDomain, useDeleteDomain, useDomains, useVerifyDomain } from '../queries/domains.js';
-import { roleMayCall } from '@hop/shared';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { PasswordResetBodySchema } from '@hop/shared';
+import { PasswordResetBodySchema } from '@hop/shared/accounts';
 import { useRequestPasswordReset } from '../queries/auth.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Field } from '../components/field.js';

@@ -3,7 +3,7 @@ import { useAcceptInvite, useInvitePreview } from '../queries/members.js';
 import { Loading } from '../components/states.js';
 import { useSession } from '../session.js';
 import { ErrorAlert } from '../components/error-alert.js';
-import { dashboardPath } from '@hop/shared';
+import { dashboardPath } from '@hop/shared/dashboard-paths';
 
 /** The invite's acceptUrl: sign in or sign up (coming back here), then accept. */
 export default function InviteAcceptPage() {

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { dashboardPath, mayChange, roleMayCall, type Link, type UpdateLinkBody, type Workspace } from '@hop/shared';
+import { mayChange, roleMayCall } from '@hop/shared/access';
+import { dashboardPath } from '@hop/shared/dashboard-paths';
+import type { Link, UpdateLinkBody, Workspace } from '@hop/shared';
 import { useSession } from '../session.js';
 import { useCheckLink, useDeleteLink, useLink, useLinkAnalytics, useUpdateLink } from '../queries/links.js';
 import { Page } from '../components/layout.js';

@@ -1,11 +1,11 @@
 import { useNavigate } from 'react-router';
 import type { Workspace } from '@hop/shared';
 import { useCreateLink } from '../queries/links.js';
-import { roleMayCall } from '@hop/shared';
+import { roleMayCall } from '@hop/shared/access';
+import { dashboardPath } from '@hop/shared/dashboard-paths';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { LinkForm } from '../link-form/link-form.js';
-import { dashboardPath } from '@hop/shared';
 
 function NewLink({ workspace: ws }: { workspace: Workspace }) {
   const navigate = useNavigate();

@@ -4,7 +4,8 @@
 // endpoint. The same importers and planner as `hop links import --from` (shared/src/import/).
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { roleMayCall, type UpdateLinkBody } from '@hop/shared';
+import { roleMayCall } from '@hop/shared/access';
+import type { UpdateLinkBody } from '@hop/shared';
 import { IMPORT_SOURCES, importCounts, planImport, SOURCES, type ImportedLink, type ImportItem, type ImportSourceName, type OnConflict } from '@hop/shared/import';
 import { useApi } from '../api.js';
 import { Page } from '../components/layout.js';

@@ -2,7 +2,8 @@ import { useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { Link as HopLink, ListLinksQuery, Workspace } from '@hop/shared';
 import { useLinks } from '../queries/links.js';
-import { roleMayCall } from '@hop/shared';
+import { roleMayCall } from '@hop/shared/access';
+import { dashboardPath } from '@hop/shared/dashboard-paths';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
 import { Page } from '../components/layout.js';
@@ -12,7 +13,6 @@ import { BulkActions } from '../components/link-bulk-actions.js';
 import { CopyButton } from '../components/copy-button.js';
 import { LinksCsv } from '../components/links-csv.js';
 import { DataTable, type Column } from '../components/data-table.js';
-import { dashboardPath } from '@hop/shared';
 
 /** The list's query, kept in the address so a filtered view can be shared and reloaded. */
 function useListQuery(): [ListLinksQuery, (patch: Record<string, string | undefined>) => void] {

@@ -1,5 +1,5 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { LoginBodySchema } from '@hop/shared';
+import { LoginBodySchema } from '@hop/shared/users';
 import { useLogin } from '../queries/auth.js';
 import { useSession } from '../session.js';
 import { useServerInfo } from '../queries/server.js';

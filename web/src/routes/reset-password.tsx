@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ConfirmPasswordResetBodySchema } from '@hop/shared';
+import { ConfirmPasswordResetBodySchema } from '@hop/shared/accounts';
 import { useConfirmPasswordReset } from '../queries/auth.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Field } from '../components/field.js';

@@ -1,4 +1,7 @@
-import { ASSIGNABLE_PLANS, featuresOf as gatedFeaturesOf, maySeeBilling, PLAN_LIMITS, type Plan, type PlanLimits, type Usage, type Workspace } from '@hop/shared';
+import { maySeeBilling } from '@hop/shared/access';
+import { featuresOf as gatedFeaturesOf, PLAN_LIMITS } from '@hop/shared/plans';
+import { ASSIGNABLE_PLANS } from '@hop/shared/workspaces';
+import type { Plan, PlanLimits, Usage, Workspace } from '@hop/shared';
 import { useUsage } from '../queries/usage.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';

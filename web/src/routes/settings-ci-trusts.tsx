@@ -1,4 +1,6 @@
-import { CreateCiTrustBodySchema, GITHUB_ACTIONS_ISSUER, type CiTrust, type Workspace } from '@hop/shared';
+import { CreateCiTrustBodySchema } from '@hop/shared/ci-trusts';
+import { GITHUB_ACTIONS_ISSUER } from '@hop/shared/constants';
+import type { CiTrust, Workspace } from '@hop/shared';
 import { useCiTrusts, useCreateCiTrust, useDeleteCiTrust } from '../queries/ci-trusts.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';

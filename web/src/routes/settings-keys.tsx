@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { CreateApiKeyBodySchema, type CreatedApiKey, type Workspace } from '@hop/shared';
+import { CreateApiKeyBodySchema } from '@hop/shared/api-keys';
+import type { CreatedApiKey, Workspace } from '@hop/shared';
 import { useApiKeys, useCreateApiKey, useDeleteApiKey } from '../queries/api-keys.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';

@@ -1,8 +1,10 @@
 import { useState } from 'react';
-import { CreateInviteBodySchema, ROLES, type CreatedInvite, type Role, type Workspace } from '@hop/shared';
+import { mayGrantRole, roleMayCall } from '@hop/shared/access';
+import { ROLES } from '@hop/shared/constants';
+import { CreateInviteBodySchema } from '@hop/shared/members';
+import type { CreatedInvite, Role, Workspace } from '@hop/shared';
 import { useCreateInvite, useDeleteInvite, useDeleteMember, useInvites, useMembers, useUpdateMember } from '../queries/members.js';
 import { useSession } from '../session.js';
-import { mayGrantRole, roleMayCall } from '@hop/shared';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { CreateOAuthClientBodySchema, OAUTH_CLIENT_TYPES, type CreatedOAuthClient, type Workspace } from '@hop/shared';
+import { roleMayCall } from '@hop/shared/access';
+import { CreateOAuthClientBodySchema, OAUTH_CLIENT_TYPES } from '@hop/shared/oauth';
+import type { CreatedOAuthClient, Workspace } from '@hop/shared';
 import { useCreateOAuthClient, useDeleteOAuthClient, useOAuthClients, useRegenerateOAuthClientSecret } from '../queries/oauth-clients.js';
-import { roleMayCall } from '@hop/shared';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { roleMayCall, UpdateWorkspaceBodySchema, type Workspace } from '@hop/shared';
+import { roleMayCall } from '@hop/shared/access';
+import { UpdateWorkspaceBodySchema } from '@hop/shared/workspaces';
+import type { Workspace } from '@hop/shared';
 import { useDeleteWorkspace, useUpdateWorkspace } from '../queries/workspaces.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';

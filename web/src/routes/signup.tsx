@@ -1,5 +1,6 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { inviteTokenFrom, SignupBodySchema } from '@hop/shared';
+import { inviteTokenFrom } from '@hop/shared/constants';
+import { SignupBodySchema } from '@hop/shared/users';
 import { useSignup } from '../queries/auth.js';
 import { useSession } from '../session.js';
 import { useServerInfo } from '../queries/server.js';

@@ -1,6 +1,9 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { EVENT_TYPES, UpdateWebhookBodySchema, type Delivery, type EventType, type Workspace } from '@hop/shared';
+import { dashboardPath } from '@hop/shared/dashboard-paths';
+import { EVENT_TYPES } from '@hop/shared/events';
+import { UpdateWebhookBodySchema } from '@hop/shared/webhooks';
+import type { Delivery, EventType, Workspace } from '@hop/shared';
 import { check } from '../form-errors.js';
 import { useDeliveries, useWebhook, useWebhookActions } from '../queries/webhooks.js';
 import { Page } from '../components/layout.js';
@@ -10,7 +13,6 @@ import { Empty, Loading } from '../components/states.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { Field } from '../components/field.js';
 import { DataTable } from '../components/data-table.js';
-import { dashboardPath } from '@hop/shared';
 import { useConfirm } from '../components/confirm.js';
 
 function Attempts({ d }: { d: Delivery }) {

@@ -1,8 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CreateWebhookBodySchema, EVENT_TYPES, featuresOf, GATED_FEATURES, type CreatedWebhook, type Workspace } from '@hop/shared';
+import { maySeeBilling, roleMayCall } from '@hop/shared/access';
+import { dashboardPath } from '@hop/shared/dashboard-paths';
+import { EVENT_TYPES } from '@hop/shared/events';
+import { featuresOf, GATED_FEATURES } from '@hop/shared/plans';
+import { CreateWebhookBodySchema } from '@hop/shared/webhooks';
+import type { CreatedWebhook, Workspace } from '@hop/shared';
 import { useCreateWebhook, useWebhooks } from '../queries/webhooks.js';
-import { maySeeBilling, roleMayCall } from '@hop/shared';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
@@ -10,7 +14,6 @@ import { Field } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { Empty, Loading } from '../components/states.js';
 import { SecretOnce } from '../components/secret-once.js';
-import { dashboardPath } from '@hop/shared';
 
 function CreateWebhookForm({ workspace, onCreated }: { workspace: Workspace; onCreated: (w: CreatedWebhook) => void }) {
   const { onSubmit, errors, alert, busy } = useCheckedForm(CreateWebhookBodySchema, {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { CreateWorkspaceBodySchema } from '@hop/shared';
+import { dashboardPath } from '@hop/shared/dashboard-paths';
+import { CreateWorkspaceBodySchema } from '@hop/shared/workspaces';
 import { useCreateWorkspace, useWorkspaces } from '../queries/workspaces.js';
 import { useCheckedForm } from '../use-checked-form.js';
 import { Field } from '../components/field.js';
@@ -8,7 +9,6 @@ import { ErrorAlert } from '../components/error-alert.js';
 import { SlugSuggestion } from '../components/slug-suggestion.js';
 import { Empty, Loading } from '../components/states.js';
 import { Page } from '../components/layout.js';
-import { dashboardPath } from '@hop/shared';
 
 /** A workspace slug from its name: `Acme Café, Inc.` → `acme-cafe-inc` (3-48 of a-z, 0-9 and -). */
 export const slugFromName = (name: string) =>
