@@ -1,7 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { parse } from 'csv-parse/browser/esm/sync';
-import { stringify } from 'csv-stringify/browser/esm/sync';
 import { roleMayCall } from '@hop/shared/access';
 import { dashboardPath } from '@hop/shared/dashboard-paths';
 import { csvRowToBody, LINK_CSV_COLUMNS, LINK_CSV_IMPORT_COLUMNS, linkCsvCells, unknownCsvColumns } from '@hop/shared/links-csv';
@@ -17,8 +15,13 @@ function download(name: string, text: string) {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-/** The rows of a CSV file as create bodies, or why it cannot be imported (line numbers as a spreadsheet shows them). */
-function bodiesOf(text: string): { bodies: CreateLinkBody[] } | { problem: string } {
+/**
+ * The rows of a CSV file as create bodies, or why it cannot be imported (line numbers as a
+ * spreadsheet shows them). The CSV parser and writer load on first use: most visits to the links
+ * page never touch CSV, and they would double its script.
+ */
+async function bodiesOf(text: string): Promise<{ bodies: CreateLinkBody[] } | { problem: string }> {
+  const { parse } = await import('csv-parse/browser/esm/sync');
   let rows: Record<string, string>[];
   try {
     rows = parse(text, { columns: true, skip_empty_lines: true, bom: true, trim: true });
@@ -52,7 +55,7 @@ export function LinksCsv({ workspace }: { workspace: Workspace }) {
     setExporting(true);
     setError(null);
     try {
-      const links = await fetchAll();
+      const [links, { stringify }] = await Promise.all([fetchAll(), import('csv-stringify/browser/esm/sync')]);
       download(`${workspace.slug}-links.csv`, stringify(links.map(linkCsvCells), { header: true, columns: [...LINK_CSV_COLUMNS] }));
       setSaid(`Exported ${links.length} link${links.length === 1 ? '' : 's'}.`);
     } catch (err) { setError(err); } finally { setExporting(false); }
@@ -65,7 +68,7 @@ export function LinksCsv({ workspace }: { workspace: Workspace }) {
     setError(null);
     setSaid('');
     if (!file) return setError(new Error('Choose a CSV file to import.'));
-    const read = bodiesOf(await file.text());
+    const read = await bodiesOf(await file.text());
     if ('problem' in read) return setError(new Error(`${file.name}: ${read.problem}`));
     importLinks.mutate(read.bodies, {
       onSuccess: (results) => {
