@@ -1,4 +1,4 @@
-import { lazy, StrictMode, Suspense, type ComponentType } from 'react';
+import { lazy, startTransition, StrictMode, Suspense, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Navigate, Route, Routes, useParams } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -32,7 +32,10 @@ const queries = new QueryClient({
 // Where the server mounted the app (its <base href>), so links and reloads agree.
 const basename = new URL(document.baseURI).pathname.replace(/\/+$/, '') || '/';
 
-createRoot(document.getElementById('root')!).render(
+// A transition, which React renders in short tasks that leave the main thread free in between,
+// rather than one long task (the first render is otherwise synchronous).
+const root = createRoot(document.getElementById('root')!);
+startTransition(() => root.render(
   <StrictMode>
     <TransportProvider send={fetchSend} baseUrl={window.location.origin}>
       <QueryClientProvider client={queries}>
@@ -71,4 +74,4 @@ createRoot(document.getElementById('root')!).render(
       </QueryClientProvider>
     </TransportProvider>
   </StrictMode>,
-);
+));

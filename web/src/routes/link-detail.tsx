@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { mayChange, roleMayCall } from '@hop/shared/access';
 import { dashboardPath } from '@hop/shared/dashboard-paths';
@@ -8,7 +8,7 @@ import { useCheckLink, useDeleteLink, useLink, useLinkAnalytics, useUpdateLink }
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { ErrorAlert } from '../components/error-alert.js';
-import { Loading } from '../components/states.js';
+import { Deferred, Loading } from '../components/states.js';
 import { CopyButton } from '../components/copy-button.js';
 import { LinkForm } from '../link-form/link-form.js';
 import { AnalyticsView, RangePicker, type Range } from '../components/analytics-view.js';
@@ -55,13 +55,15 @@ function LinkDetail({ workspace, userId }: { workspace: Workspace; userId?: stri
   const { linkId = '' } = useParams();
   const navigate = useNavigate();
   const q = useLink(workspace.id, linkId);
+  // The query's answer arrives as a synchronous update, which would draw the whole page in one long
+  // task; the page is drawn from this copy instead, in a transition that React splits into short ones.
+  const link = useDeferredValue(q.data);
   const update = useUpdateLink(workspace.id);
   const deleteLink = useDeleteLink(workspace.id);
   // Said here, not in the form: a saved link is a new form (keyed by updatedAt).
   const [saved, setSaved] = useState(false);
-  if (q.isLoading) return <Loading what="Loading link" />;
-  if (!q.data) return <ErrorAlert error={q.error ?? new Error('No such link')} />;
-  const link = q.data;
+  if (q.isLoading || (q.data && !link)) return <Loading what="Loading link" />;
+  if (!link) return <ErrorAlert error={q.error ?? new Error('No such link')} />;
   const editable = mayChange({ role: workspace.role, userId }, link);
   const save = {
     ...update,
@@ -86,7 +88,7 @@ function LinkDetail({ workspace, userId }: { workspace: Workspace; userId?: stri
       <section aria-labelledby="edit-heading">
         <h2 id="edit-heading">Edit</h2>
         {saved ? <p role="status" className="status-ok">Saved.</p> : null}
-        {editable ? <LinkForm key={link.updatedAt} workspace={workspace} link={link} submitLabel="Save changes" mutation={save} onSaved={() => setSaved(true)} />
+        {editable ? <Deferred><LinkForm key={link.updatedAt} workspace={workspace} link={link} submitLabel="Save changes" mutation={save} onSaved={() => setSaved(true)} /></Deferred>
           : <p className="hint">Your role cannot change this link.</p>}
       </section>
     </Page>
