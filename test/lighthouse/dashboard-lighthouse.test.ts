@@ -11,7 +11,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -92,7 +92,10 @@ async function benchmarkIndex(): Promise<number> {
   return runs.sort((a, b) => a - b)[1];
 }
 
-async function audit(path: string) {
+/** Where to keep each page's full report (HOP_LIGHTHOUSE_REPORTS=dir), to read its opportunities. */
+const REPORTS = process.env.HOP_LIGHTHOUSE_REPORTS;
+
+async function audit(name: string, path: string) {
   const hostIndex = await benchmarkIndex();
   const cpuSlowdownMultiplier = Math.max(1, hostIndex / PHONE_BENCHMARK_INDEX);
   const result = await lighthouse(`${DASHBOARD_URL}${path}`, {
@@ -105,6 +108,10 @@ async function audit(path: string) {
     disableStorageReset: true,
   });
   assert.ok(result, `Lighthouse answered for ${path}`);
+  if (REPORTS) {
+    mkdirSync(REPORTS, { recursive: true });
+    writeFileSync(join(REPORTS, `${name}.json`), JSON.stringify(result.lhr, null, 1));
+  }
   const { categories, audits } = result.lhr;
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
   const failing = (id: string) => categories[id].auditRefs
@@ -130,7 +137,7 @@ for (const [name, path, signedIn] of [
 ] as const) {
   test(`Lighthouse on the ${name} page: performance >= 90, best practices and accessibility 100`, { timeout: 120_000 }, async (ctx) => {
     if (signedIn) await signIn();
-    const r = await audit(typeof path === 'string' ? path : path());
+    const r = await audit(name, typeof path === 'string' ? path : path());
     const why = `${name}: ${JSON.stringify(r)}`;
     ctx.diagnostic(`${name}: performance ${r.performance}, accessibility ${r.accessibility}, best practices ${r.bestPractices}; ${r.metrics}; BenchmarkIndex ${JSON.stringify(r.benchmarkIndex)}, CPU slowdown ${r.cpuSlowdownMultiplier.toFixed(2)}x`);
     assert.ok(r.performance >= 90, why);
