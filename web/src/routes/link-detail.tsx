@@ -19,13 +19,16 @@ import { useConfirm } from '../components/confirm.js';
 function LinkAnalytics({ workspace, link }: { workspace: Workspace; link: Link }) {
   const [range, setRange] = useState<Range>({ days: 30 });
   const q = useLinkAnalytics(workspace.id, link.id, range);
+  // Drawn in a transition, as the link is (below), with the placeholder kept until then.
+  const data = useDeferredValue(q.data);
+  const pending = q.isLoading || data !== q.data;
   return (
     <section aria-labelledby="analytics-heading">
       <h2 id="analytics-heading">Analytics</h2>
       <RangePicker range={range} onChange={setRange} />
       <ErrorAlert error={q.error} />
-      {q.isLoading ? <div className="pending-block"><Loading what="Loading analytics" /></div> : null}
-      {q.data ? <AnalyticsView data={q.data} targetLabel={targetLabel(link)} /> : null}
+      {pending ? <div className="pending-block"><Loading what="Loading analytics" /></div> : null}
+      {!pending && data ? <AnalyticsView data={data} targetLabel={targetLabel(link)} /> : null}
     </section>
   );
 }
