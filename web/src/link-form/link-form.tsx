@@ -30,12 +30,23 @@ const hostOf = (link: Link | undefined, domain: string) => {
 };
 
 /**
+ * The short domain: the workspace's verified domains, read here rather than in the form, so that
+ * their answer (a synchronous update) redraws this field, not the whole form in one long task.
+ */
+function DomainSelect({ workspace, link, error, onChange }: { workspace: Workspace; link?: Link; error?: string; onChange: (domain: string) => void }) {
+  const domains = useDomains(workspace.id);
+  const verified = (domains.data ?? []).filter((d) => d.verified).map((d) => d.name);
+  const options = [{ value: '', label: link && !verified.includes(link.domain) ? link.domain : 'Default short domain' }, ...verified];
+  return <SelectField label="Domain" name="domain" defaultValue={link && verified.includes(link.domain) ? link.domain : ''} options={options} error={error}
+    onChange={(e) => onChange(e.target.value)} />;
+}
+
+/**
  * Every field of a link, checked with the server's own schema before it is sent. Editing sends
  * only what changed, so a field this form does not show (or one changed elsewhere meanwhile) is
  * kept as stored.
  */
 export function LinkForm({ workspace, link, submitLabel, disabled, mutation, onSaved }: Props) {
-  const domains = useDomains(workspace.id);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [done, setDone] = useState('');
   const [smart, setSmart] = useState<SmartState>(() => smartState(link));
@@ -63,8 +74,6 @@ export function LinkForm({ workspace, link, submitLabel, disabled, mutation, onS
   const error = Object.keys(errors).length ? null : mutation.error;
   const has = (k: string) => Object.keys(errors).some((e) => e === k || e.startsWith(`${k}.`));
 
-  const verified = (domains.data ?? []).filter((d) => d.verified).map((d) => d.name);
-  const domainOptions = [{ value: '', label: link && !verified.includes(link.domain) ? link.domain : 'Default short domain' }, ...verified];
   const preview = smart.preview;
   const setPreview = (k: keyof typeof preview) => (e: { target: { value: string } }) => change('preview')({ ...preview, [k]: e.target.value });
   return (
@@ -73,8 +82,7 @@ export function LinkForm({ workspace, link, submitLabel, disabled, mutation, onS
         <Field label="Destination URL" name="url" type="url" required defaultValue={link?.url} error={errors.url} placeholder="https://example.com/page" />
         <div className="grid-2">
           <Field label="Slug" name="slug" ref={slugInput} defaultValue={link?.slug} error={errors.slug} hint={link ? undefined : 'Leave empty for a random one.'} />
-          <SelectField label="Domain" name="domain" defaultValue={link && verified.includes(link.domain) ? link.domain : ''} options={domainOptions} error={errors.domain}
-            onChange={(e) => setDomain(e.target.value)} />
+          <DomainSelect workspace={workspace} link={link} error={errors.domain} onChange={setDomain} />
         </div>
         <SlugSuggestion error={mutation.error} onUse={(slug) => { if (slugInput.current) slugInput.current.value = slug; slugInput.current?.focus(); }} />
         <Field label="Tags" name="tags" defaultValue={link?.tags.join(', ')} error={errors.tags} hint="Separated by commas." />
