@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useDeferredValue, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { Link as HopLink, ListLinksQuery, Workspace } from '@hop/shared';
 import { useLinks } from '../queries/links.js';
@@ -64,18 +64,22 @@ function LinksTable({ workspace }: { workspace: Workspace }) {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [cursors, setCursors] = useState<string[]>([]);
   const list = useLinks(workspace.id, query);
+  // The answer arrives as a synchronous update; the rows are drawn from a deferred copy, in a
+  // transition that React splits into short tasks, and until then the list says it is loading.
+  const deferred = useDeferredValue(list.data);
+  const page = deferred === list.data ? deferred : undefined;
   const canWrite = roleMayCall(workspace.role, 'deleteLink');
-  const links = list.data?.data ?? [];
+  const links = page?.data ?? [];
   const toggle = (id: string, on: boolean) => setSelected((s) => { const n = new Set(s); if (on) n.add(id); else n.delete(id); return n; });
-  const nextCursor = list.data?.pagination.nextCursor;
+  const nextCursor = page?.pagination.nextCursor;
 
   return (
     <>
       <LinkFilters workspace={workspace} query={query} update={update} />
       {canWrite && selected.size > 0 ? <BulkActions workspace={workspace} ids={[...selected]} onDone={() => setSelected(new Set())} /> : null}
       <ErrorAlert error={list.error} />
-      {list.isLoading ? <Loading what="Loading links" /> : null}
-      {list.data && links.length === 0 ? (
+      {list.isLoading || (list.data && !page) ? <Loading what="Loading links" /> : null}
+      {page && links.length === 0 ? (
         <Empty>{query.q || query.tags || query.domain ? <p>No link matches these filters.</p> : <p>No links yet.{canWrite ? ' Create your first one.' : ''}</p>}</Empty>
       ) : null}
       {links.length > 0 ? (
