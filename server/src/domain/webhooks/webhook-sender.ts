@@ -1,6 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { STANDARD_WEBHOOK_HEADERS, WEBHOOK_HEADERS } from '@hop/shared';
 import { signStandardWebhook, signWebhook, standardSigningKey } from '@hop/shared/webhook-signature';
+import { randomBase62 } from '../ids.js';
+
+const USER_AGENT = 'Hop-Webhooks/1.0 (+https://hop.dev/docs/webhooks)';
 
 /** 30 s for the endpoint to answer with a 2xx (docs/api.md). */
 export const DELIVERY_TIMEOUT_MS = 30_000;
@@ -34,8 +36,9 @@ function keyOf(secret: string): Buffer {
  * The signed headers of one attempt (or one event of a tail session): SPEC's `X-Hop-*` and the
  * Standard Webhooks ones, each with a signature per secret (two during a rotation grace).
  */
-export function signedHeaders(o: { secrets: string[]; deliveryId: string; eventType: string; rawBody: string; timestamp: number }) {
+export function signedHeaders(o: { secrets: string[]; deliveryId: string; eventType: string; rawBody: string; timestamp: number }, extra?: Record<string, string>) {
   return {
+    ...extra,
     'content-type': 'application/json',
     [WEBHOOK_HEADERS.signature]: o.secrets.map((s) => signWebhook(s, o.timestamp, o.rawBody)).join(' '),
     [WEBHOOK_HEADERS.timestamp]: String(o.timestamp),
@@ -54,11 +57,10 @@ export function createWebhookSender(deps: { post: SafePost; now?: () => number }
   const now = deps.now ?? Date.now;
   return {
     async send(opts: { url: string; secrets: string[]; deliveryId: string; eventType: string; rawBody: string }): Promise<PostResult & { ok: boolean }> {
-      const headers = {
-        ...signedHeaders({ ...opts, timestamp: Math.floor(now() / 1000) }),
-        'user-agent': 'Hop-Webhooks/1.0 (+https://hop.dev/docs/webhooks)',
-        'x-request-id': `req_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
-      };
+      const headers = signedHeaders({ ...opts, timestamp: Math.floor(now() / 1000) }, {
+        'user-agent': USER_AGENT,
+        'x-request-id': `req_${randomBase62(16)}`,
+      });
       const result = await deps.post(opts.url, headers, opts.rawBody, DELIVERY_TIMEOUT_MS);
       const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
       return { ...result, ok, error: ok ? null : (result.error ?? `endpoint answered ${result.statusCode}`) };
