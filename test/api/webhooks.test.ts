@@ -77,7 +77,12 @@ test('link.created, link.updated (with changes) and link.deleted arrive signed o
     const created = JSON.parse(eventsOf(receiver.received, 'link.created')[0].body);
     for (const f of ['id', 'url', 'shortUrl', 'slug', 'createdAt']) assert.ok(f in created.data.link, f);
 
-    const { data: deliveries } = await t.api.call('listDeliveries', { params: { ...params, webhookId: hook.id } });
+    // The endpoint's answer is recorded after it arrives (outcomes are written in batches): wait
+    // until none is pending.
+    const deliveries = await eventually(async () => {
+      const { data } = await t.api.call('listDeliveries', { params: { ...params, webhookId: hook.id } });
+      return data.some((d) => d.status === 'pending') ? undefined : data;
+    }, 10_000, 'the three outcomes recorded');
     assert.equal(deliveries.length, 3);
     assert.ok(deliveries.every((d) => d.status === 'succeeded' && d.attempts.length === 1 && d.attempts[0].statusCode === 200));
     const ids = new Set(receiver.received.map((r) => r.headers[WEBHOOK_HEADERS.deliveryId]));
