@@ -9,6 +9,7 @@ import { createMetrics } from './api/plugins/metrics.js';
 import { LINK_CHANGED_CHANNEL } from './redirector/link-cache.js';
 import { DOMAIN_CHANGED_CHANNEL } from './redirector/host-domains.js';
 import { PLAN_CHANGED_CHANNEL } from './domain/rate-limits/rate-limits-service.js';
+import { startDispatcherThread } from './dispatcher/dispatcher-thread.js';
 import { createScheduler, runExclusive } from './jobs/schedule.js';
 import { retentionJob } from './jobs/retention-job.js';
 import { saltRotationJob } from './jobs/salt-rotation-job.js';
@@ -19,6 +20,8 @@ import { clickPartitionsJob } from './jobs/click-partitions-job.js';
 import { startWarmUp } from './redirector/cache-warm-up.js';
 import { createPrettyLog, greeting, listenFailure, modeReport, wantsPrettyLogs } from './startup-report.js';
 
+/** How far the dispatcher's thread stands back from redirects in a process that serves both. */
+const DISPATCHER_NICENESS = 10;
 /** How long the start waits for the redirect cache's warm-up before taking traffic. */
 const WARM_UP_WAIT_MS = 5_000;
 
@@ -67,7 +70,21 @@ export async function main(): Promise<void> {
   services.clicks.start();
 
   await services.eventStreams.start();
-  if (!config.disabled.has('dispatcher')) await services.dispatcher.start();
+  // On PostgreSQL the dispatcher runs in a thread of its own that yields the CPU to redirects; the
+  // embedded database is one session that this process owns, so there it runs here.
+  let dispatcher: { stop(): Promise<void> } | undefined;
+  if (!config.disabled.has('dispatcher')) {
+    if (config.databaseUrl) {
+      dispatcher = await startDispatcherThread({
+        databaseUrl: config.databaseUrl, secret: loadSecret(config), allowPrivateUrls: config.allowPrivateUrls,
+        retryScale: config.webhookRetryScale, planMode: config.planMode,
+        niceness: config.disabled.has('redirector') ? 0 : DISPATCHER_NICENESS,
+      }, log);
+    } else {
+      await services.dispatcher.start();
+      dispatcher = services.dispatcher;
+    }
+  }
 
   const scheduler = createScheduler(db, app.log, metrics.jobRun);
   let linkHealthJob: { stop(): void } | undefined;
@@ -97,7 +114,7 @@ export async function main(): Promise<void> {
       await services.eventStreams.stop(); // ends live streams, which would otherwise hold the drain
       await drained; // answers what was sent, closes every connection without a reset
       await app.close();
-      await services.dispatcher.stop(); // lets attempts in flight finish and be recorded
+      await dispatcher?.stop(); // lets attempts in flight finish and be recorded
       await services.clicks.stop(); // writes buffered clicks
       await services.rateLimits.close();
       await fleet?.leave();

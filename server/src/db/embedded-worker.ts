@@ -1,11 +1,10 @@
 // The embedded database's thread: PGlite runs here, so its WebAssembly never holds the thread that
 // answers redirects. One PGlite is one PostgreSQL session; its own locks keep statements in order,
 // and make every statement outside a transaction wait while one is open.
-import { readlinkSync } from 'node:fs';
-import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { errorFields, type Call, type Reply, type Request, type WorkerInput } from './embedded-protocol.js';
+import { lowerThreadPriority } from '../thread-priority.js';
 
 const port = parentPort!;
 const post = (reply: Reply) => port.postMessage(reply);
@@ -132,25 +131,12 @@ port.on('message', (call: Call) => {
   }
 });
 
-/**
- * This thread runs ten steps of niceness below the process (Linux: a thread's own priority, named
- * by its id from /proc/thread-self). Where the two compete for a core, the redirect is answered
- * first and the database catches up on the buffered visits once the load eases, so a visit does
- * not wait behind the writing of earlier ones (docs/adr/, "The embedded database yields the CPU to
- * redirects", which also says what it costs API requests). Elsewhere, or if the system refuses,
- * the thread keeps the process's priority.
- */
-function yieldToRedirects(): void {
-  try {
-    const thread = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(thread)) setPriority(thread, Math.min(19, getPriority(thread) + 10));
-  } catch {
-    // Not Linux, or not allowed: nothing to do.
-  }
-}
-
+// This thread runs ten steps of niceness below the process: where the two compete for a core, the
+// redirect is answered first and the database catches up on the buffered visits once the load
+// eases, so a visit does not wait behind the writing of earlier ones (docs/adr/, "The embedded
+// database yields the CPU to redirects", which also says what it costs API requests).
 try {
-  yieldToRedirects();
+  lowerThreadPriority(10);
   const { PGlite } = await import('@electric-sql/pglite');
   db = await PGlite.create({ dataDir: (workerData as WorkerInput).dataDir });
   post({ opened: true });

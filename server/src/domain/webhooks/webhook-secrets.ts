@@ -1,5 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { memoizeByString } from '../memo.js';
+import type { Clock } from '../clock.js';
+import type { WebhookRow } from './webhook-row.js';
 
 /** `whsec_` + 32 random bytes in standard base64, as Standard Webhooks libraries decode it (docs/api.md, Events and webhooks). */
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
@@ -30,3 +32,14 @@ export function createSecretBox(serverSecret: string) {
 }
 
 export type SecretBox = ReturnType<typeof createSecretBox>;
+
+/** The secrets a webhook signs with now: the current one, and the previous one during a grace period. */
+export function createSigningSecrets(box: SecretBox, clock: Clock) {
+  return function signingSecrets(row: Pick<WebhookRow, 'secret' | 'previous_secret' | 'previous_secret_until'>): string[] {
+    const secrets = [box.open(row.secret)];
+    if (row.previous_secret && row.previous_secret_until && row.previous_secret_until.getTime() > clock.now().getTime()) {
+      secrets.push(box.open(row.previous_secret));
+    }
+    return secrets;
+  };
+}

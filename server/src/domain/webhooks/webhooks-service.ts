@@ -8,7 +8,7 @@ import type { PlanMode } from '../plans/plan-mode.js';
 import type { Actor } from '../auth/actor.js';
 import type { Membership } from '../workspaces/workspaces-service.js';
 import { sampleEnvelope } from '../events/sample-events.js';
-import { newWebhookSecret, type SecretBox } from './webhook-secrets.js';
+import { createSigningSecrets, newWebhookSecret, type SecretBox } from './webhook-secrets.js';
 import type { WebhookSender } from './webhook-sender.js';
 import { afterCreated, createdKeyOf, pageOf, type PageQuery } from '../pagination.js';
 import { DELIVERY_SELECT, toDelivery, toWebhook, type DeliveryRow, type WebhookRow } from './webhook-row.js';
@@ -42,14 +42,7 @@ export function createWebhooksService(deps: {
     return row;
   }
 
-  /** The secrets to sign with now: the current one, and the previous one during a grace period. */
-  function signingSecrets(row: WebhookRow): string[] {
-    const secrets = [box.open(row.secret)];
-    if (row.previous_secret && row.previous_secret_until && row.previous_secret_until.getTime() > clock.now().getTime()) {
-      secrets.push(box.open(row.previous_secret));
-    }
-    return secrets;
-  }
+  const signingSecrets = createSigningSecrets(box, clock);
 
   return {
     signingSecrets,

@@ -1,0 +1,42 @@
+// The dispatcher's thread (PostgreSQL): claims, signs, sends and records deliveries on a database
+// pool of its own. In a process that answers redirects it runs ten steps of niceness below them:
+// where the two compete for a core, the redirect goes first and deliveries catch up once the load
+// eases (docs/adr/, "Deliveries yield the CPU to redirects").
+import { parentPort, workerData } from 'node:worker_threads';
+import { openPostgres } from '../db/postgres.js';
+import { systemClock } from '../domain/clock.js';
+import { createSafePost } from '../domain/net/safe-post.js';
+import { createPlanMode } from '../domain/plans/plan-mode.js';
+import { createSecretBox, createSigningSecrets } from '../domain/webhooks/webhook-secrets.js';
+import { createWebhookSender } from '../domain/webhooks/webhook-sender.js';
+import { lowerThreadPriority } from '../thread-priority.js';
+import { createDispatcher } from './dispatcher.js';
+import type { DispatcherThreadInput, DispatcherThreadMessage } from './dispatcher-thread.js';
+
+const port = parentPort!;
+const post = (m: DispatcherThreadMessage) => port.postMessage(m);
+const input = workerData as DispatcherThreadInput;
+
+lowerThreadPriority(input.niceness);
+try {
+  const db = await openPostgres(input.databaseUrl);
+  const dispatcher = createDispatcher({
+    db,
+    clock: systemClock,
+    sender: createWebhookSender({ post: createSafePost({ allowPrivate: input.allowPrivateUrls }) }),
+    signingSecrets: createSigningSecrets(createSecretBox(input.secret), systemClock),
+    retryScale: input.retryScale,
+    plans: createPlanMode(input.planMode),
+    log: { error: (obj, msg) => post({ kind: 'log', obj: { ...obj, err: String((obj as { err?: unknown }).err ?? '') }, msg }) },
+  });
+  await dispatcher.start();
+  port.once('message', async () => {
+    await dispatcher.stop().catch((err) => post({ kind: 'log', obj: { err: String(err) }, msg: 'dispatcher stop failed' }));
+    await db.close().catch(() => {});
+    post({ kind: 'stopped' });
+    port.close();
+  });
+  post({ kind: 'started' });
+} catch (err) {
+  post({ kind: 'failed', error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+}
