@@ -20,6 +20,7 @@ import { signWebhook, verifyWebhook } from '../shared/dist/webhook-signature.js'
 import { freshPostgres, seedLinks, startHop } from './lib/servers.mjs';
 import { clickVolume, redirectWhileDelivering } from './lib/click-volume.mjs';
 import { fmt, writeSection } from './lib/measure.mjs';
+import { cpuMeter } from './lib/cpu.mjs';
 
 const EVENTS = Number(process.env.HOP_BENCH_EVENTS ?? 3_000);
 const LATENCY_SAMPLES = Math.max(50, Math.round(EVENTS / 15));
@@ -104,13 +105,23 @@ try {
   async function hopRound(round) {
     const slugs = await backlog(`tp${round}`, EVENTS);
     dispatcher = await startDispatcher();
+    // CPU time, whatever else the shared machine runs: the dispatcher process's, PostgreSQL's (this
+    // database's backends and the shared processes) and this process's (the receiver).
+    const meter = cpuMeter({ pids: [dispatcher.child.pid], postgres: pg.name });
+    const own = process.cpuUsage();
     await waitFor(() => slugs.every((s) => arrivals.has(s)), 300_000, 'the backlog to be delivered');
+    const cpu = meter.stop();
+    const receiverCpu = process.cpuUsage(own);
     const times = slugs.map((s) => arrivals.get(s));
     const first = Math.min(...times);
     const last = Math.max(...times);
     await dispatcher.stop();
     dispatcher = undefined;
-    return { eps: (slugs.length - 1) / ((last - first) / 1000) };
+    return {
+      eps: (slugs.length - 1) / ((last - first) / 1000),
+      dispatcherUs: (cpu.own * 1000) / slugs.length, postgresUs: (cpu.postgres * 1000) / slugs.length,
+      receiverUs: (receiverCpu.user + receiverCpu.system) / slugs.length,
+    };
   }
 
   /** Baseline: the same receiver, POSTed to directly by a plain undici loop over keep-alive. */
@@ -119,6 +130,7 @@ try {
     const agent = new Agent({ connections: CONCURRENCY });
     const keys = Array.from({ length: EVENTS }, (_, i) => `direct${round}-${i}`);
     const started = performance.now();
+    const own = process.cpuUsage();
     const worker = async () => {
       for (let k; (k = keys.shift());) {
         const body = sample.replace('"slug":"x"', `"slug":"${k}"`);
@@ -132,8 +144,9 @@ try {
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     const elapsed = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(own);
     await agent.close();
-    return { eps: EVENTS / elapsed };
+    return { eps: EVENTS / elapsed, loopUs: (cpu.user + cpu.system) / EVENTS };
   }
 
   // Latency: one link at a time, 5 ms apart, with a dispatcher running.
@@ -165,9 +178,10 @@ try {
     runs.direct.push(await directRound(i));
     runs.hop.push(await hopRound(i));
   }
-  const avg = (rs) => rs.reduce((s, r) => s + r.eps, 0) / rs.length;
+  const avg = (rs, f = (r) => r.eps) => rs.reduce((s, r) => s + f(r), 0) / rs.length;
   const h = avg(runs.hop);
   const d = avg(runs.direct);
+  const load = (await import('node:os')).loadavg().map((n) => n.toFixed(1)).join(', ');
   const lines = [
     `PostgreSQL; an API process and a dispatcher process on one database, as a fleet runs them; an HTTP receiver on loopback that checks every signature and answers 204. Throughput: a backlog of ${EVENTS.toLocaleString()} \`link.created\` deliveries (links made by the bulk API) drained by a fresh dispatcher, first arrival to last, ${ROUNDS} rounds alternating with the baseline. Latency: ${LATENCY_SAMPLES} links created one at a time, 5 ms apart, from the create request sent to the delivery received.`,
     '',
@@ -178,6 +192,8 @@ try {
     `| **ratio** | **${fmt(h / d, 2)}** | | |`,
     `| Hop: change → receiver, one link at a time | | **${fmt(percentile(latencies, 50), 1)} ms** | **${fmt(percentile(latencies, 99), 1)} ms** |`,
     `| of which the create request (sent → 201) | | ${fmt(percentile(answered, 50), 1)} ms | ${fmt(percentile(answered, 99), 1)} ms |`,
+    '',
+    `CPU time a delivery (user + system, whatever else the machine ran; load average ${load} at the end): the plain loop, client and receiver in one process, ${fmt(avg(runs.direct, (r) => r.loopUs))} µs; through Hop, the dispatcher process ${fmt(avg(runs.hop, (r) => r.dispatcherUs))} µs, PostgreSQL ${fmt(avg(runs.hop, (r) => r.postgresUs))} µs and the receiver ${fmt(avg(runs.hop, (r) => r.receiverUs))} µs. Events/s swing with the machine's load (the loop is one process; Hop's round trips cross three), the CPU figures much less.`,
     '',
     `Bad signatures: ${badSignatures}; duplicate deliveries: ${duplicates}.`,
   ].join('\n');
