@@ -270,7 +270,12 @@ function turns<I>(items: I[]) {
 }
 
 /** PostgreSQL through postgres.js, when DATABASE_URL is set. */
-export async function openPostgres(databaseUrl: string): Promise<Database> {
+/**
+ * `poolMax` and `transactionSessions` default to the server's (POOL_MAX, TRANSACTION_SESSIONS); a
+ * part that needs fewer connections, such as the dispatcher's thread (no transactions at all),
+ * opens fewer: every process of a fleet counts against the database's max_connections.
+ */
+export async function openPostgres(databaseUrl: string, opts: { poolMax?: number; transactionSessions?: number } = {}): Promise<Database> {
   const { url, path } = postgresConnection(databaseUrl);
   const options: Options = {
     ...(path ? { path } : {}),
@@ -284,13 +289,16 @@ export async function openPostgres(databaseUrl: string): Promise<Database> {
     // within a second of its database, and a query during an outage fails within a second.
     backoff: (retries: number) => (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, 1),
   };
-  const sql = postgres(url, { ...options, max: POOL_MAX });
-  const sessions = Array.from({ length: TRANSACTION_SESSIONS }, () => createTransactionSession(url, options));
+  const sql = postgres(url, { ...options, max: opts.poolMax ?? POOL_MAX });
+  const sessions = Array.from({ length: opts.transactionSessions ?? TRANSACTION_SESSIONS }, () => createTransactionSession(url, options));
   const inSession = turns(sessions);
   const asReport = turns(Array.from({ length: REPORTS_AT_ONCE }, (_, i) => i));
   await Promise.all([fetchTypesOnce(sql), ...sessions.map((s) => s.ready())]);
   const base = wrap(sql);
-  const transaction = <T>(fn: (tx: Queryable) => Promise<T>) => inSession((session) => session.run(fn));
+  const transaction = <T>(fn: (tx: Queryable) => Promise<T>) => {
+    if (sessions.length === 0) throw new Error('this database handle was opened without transaction sessions');
+    return inSession((session) => session.run(fn));
+  };
   return {
     kind: 'postgres',
     query: base.query,

@@ -13,13 +13,17 @@ import { lowerThreadPriority } from '../thread-priority.js';
 import { createDispatcher } from './dispatcher.js';
 import type { DispatcherThreadInput, DispatcherThreadMessage } from './dispatcher-thread.js';
 
+/** Connections for the dispatcher's statements: a claim and the outcome writers overlap. */
+const DISPATCHER_POOL = 4;
 const port = parentPort!;
 const post = (m: DispatcherThreadMessage) => port.postMessage(m);
 const input = workerData as DispatcherThreadInput;
 
 lowerThreadPriority(input.niceness);
 try {
-  const db = await openPostgres(input.databaseUrl);
+  // Claims, outcome writes (a few at once) and hand-backs; no transaction. Its lease lock and LISTEN
+  // take a connection each besides.
+  const db = await openPostgres(input.databaseUrl, { poolMax: DISPATCHER_POOL, transactionSessions: 0 });
   const dispatcher = createDispatcher({
     db,
     clock: systemClock,
