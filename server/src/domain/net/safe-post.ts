@@ -68,8 +68,7 @@ export function createSafePost(opts: { allowPrivate: boolean; resolve?: (host: s
     const agent = agentFor(target.url.origin, target.address, timeoutMs);
     try {
       // The agent's own timeouts bound the attempt (connecting, the answer's headers, each wait
-      // for its body): a signal per request cost a timer and listeners each, a tenth of the
-      // dispatcher's CPU per delivery.
+      // for its body): a signal per request would add a timer and listeners to every delivery.
       const res = await request(target.url, { method: 'POST', headers, body, dispatcher: agent });
       await res.body.dump({ limit: 64 * 1024 }).catch(() => {});
       return { statusCode: res.statusCode, durationMs: elapsed(), error: null, retryAfterSeconds: retryAfter(res.headers['retry-after']) };
