@@ -1,8 +1,10 @@
-// The CLI as the published package runs it: one esbuild pass over the compiled CLI, with every
-// command and hook its own entry point (oclif still finds them through the manifest and loads only
-// the one it runs) and the code they share, @oclif/core and the contracts included, in chunks.
-// A cold start then reads a handful of files instead of some 250 modules of oclif and its
-// dependencies, most of its time in the checkout.
+// The CLI as the published package runs it: one esbuild pass over the compiled CLI into a single
+// CommonJS file, dist/hop.js, @oclif/core and the contracts included, that the bin compiles with a
+// V8 code cache (cli-bin.cjs). Every command and hook is a module of the bundle evaluated only when
+// it runs, and keeps a file where oclif's manifest says it is, which hands oclif the bundle's. A
+// cold start then reads two files instead of some 250 modules of oclif and its dependencies, and
+// a start after the first compiles next to nothing.
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
@@ -17,18 +19,27 @@ const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsW
 /**
  * Packages our code imports with `import()` stay out of the bundle, loaded from node_modules by
  * Node itself: they are loaded only by the commands that need them, so bundling them would save
- * nothing at start, and a split chunk of a CommonJS package offers only its default export where
- * Node's own import offers its named ones too (`const { parse } = await import('yaml')`).
+ * nothing at start. The bundle cannot `import()` (see `supported` below): each such import loads a
+ * small module of the bundle that re-exports the package as `require()` gives it, which since Node
+ * 20.19 and 22.12 loads ES modules too. That module is an ES module outside any package, so the
+ * namespace it offers is the one `import()` would (a CommonJS package's `module.exports` as its
+ * default and its properties by name; an ES module's own exports), where esbuild's own lowering, in
+ * a file of a `"type": "module"` package, would make an ES module's namespace its default.
  */
 function dynamicImportsExternal(found) {
   return {
     name: 'dynamic-imports-external',
     setup(b) {
       b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.namespace === 'runtime-import') return { path: args.path, external: true };
         if (args.kind !== 'dynamic-import' || args.path.startsWith('node:')) return undefined;
         found.add(packageOf(args.path));
-        return { path: args.path, external: true };
+        return { path: args.path, namespace: 'runtime-import' };
       });
+      b.onLoad({ filter: /.*/, namespace: 'runtime-import' }, (args) => ({
+        contents: `export * from ${JSON.stringify(args.path)};\nexport { default } from ${JSON.stringify(args.path)};\n`,
+        loader: 'js',
+      }));
     },
   };
 }
@@ -60,63 +71,68 @@ function jsFiles(dir) {
   });
 }
 
-// The package's bin, not bundled: what must happen before the bundle is even compiled.
-const BIN = `#!/usr/bin/env node
-// hop: the bundle in dist/ (scripts/pack/bundle-cli.mjs in Hop's repository).
-import module from 'node:module';
-
-// Node 22.1 and later keep V8's compiled code of the bundle on disk, so a start after the first
-// compiles nothing; Node 20 has no such cache.
-module.enableCompileCache?.();
-// oclif checks Node against the engine range of its own package.json when it loads, a file the
-// bundle does not carry; this package's range is npm's to check at install.
-process.env.OCLIF_DISABLE_ENGINE_WARNING ??= 'true';
-await import('../dist/main.js');
-`;
-
 /**
  * Writes the bundle into `stageDir`; returns the packages it loads from node_modules at run time,
  * which the package must carry.
  */
-export async function bundleCli({ root, stageDir }) {
+export async function bundleCli({ root, stageDir, commandIds }) {
   const runtime = new Set(RUNTIME_PACKAGES);
-  mkdirSync(join(stageDir, 'bin'), { recursive: true });
-  writeFileSync(join(stageDir, 'bin', 'hop.js'), BIN, { mode: 0o755 });
   const dist = join(root, 'cli', 'dist');
   const entryDir = join(stageDir, '.entry');
   mkdirSync(entryDir, { recursive: true });
-  const main = join(entryDir, 'main.js');
-  writeFileSync(main, `import { launch } from ${JSON.stringify(join(dist, 'launch.js'))};\n\nawait launch(new URL('../package.json', import.meta.url));\n`);
-  const lazy = [...jsFiles(join(dist, 'commands')), ...jsFiles(join(dist, 'hooks'))];
-  const plugins = BUNDLED_PLUGINS.flatMap((plugin) => pluginCommands(root, plugin)).map(({ id, command, file }) => {
-    const entry = join(entryDir, 'plugins', `${id.replaceAll(':', '-')}.js`);
-    mkdirSync(dirname(entry), { recursive: true });
-    writeFileSync(entry, `export { default } from ${JSON.stringify(file)};\n`);
-    return { in: entry, out: command.relativePath.join('/').replace(/\.js$/, '') };
-  });
+  // Each command, hook and bundled plugin command by the path oclif's manifest gives it.
+  const modules = [
+    ...[...jsFiles(join(dist, 'commands')), ...jsFiles(join(dist, 'hooks'))].map((file) => ({ file, path: relative(join(root, 'cli'), file) })),
+    ...BUNDLED_PLUGINS.flatMap((plugin) => pluginCommands(root, plugin)).map(({ command, file }) => ({ file, path: command.relativePath.join('/') })),
+  ];
+  // require() rather than import(): oclif loads a command with require() (the package is CommonJS),
+  // which must answer at once; the module is still evaluated only when its command runs.
+  const entry = join(entryDir, 'hop.js');
+  writeFileSync(entry, [
+    `export { launch } from ${JSON.stringify(join(dist, 'launch.js'))};`,
+    'export const modules = {',
+    ...modules.map(({ file, path }) => `  ${JSON.stringify(path)}: () => require(${JSON.stringify(file)}),`),
+    '};',
+    '',
+  ].join('\n'));
   const result = await build({
-    entryPoints: [
-      { in: main, out: 'dist/main' },
-      ...lazy.map((file) => ({ in: file, out: relative(join(root, 'cli'), file).replace(/\.js$/, '') })),
-      ...plugins,
-    ],
+    entryPoints: [{ in: entry, out: 'dist/hop' }],
     outdir: stageDir,
     bundle: true,
-    splitting: true,
-    chunkNames: 'dist/chunks/[name]-[hash]',
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
+    // import() as require(): a script compiled with a code cache cannot import() on Node 20 (the
+    // callback is lost with the cache), and require() loads ES modules since Node 20.19 and 22.12.
+    supported: { 'dynamic-import': false },
     // oclif reads TypeScript sources through these only in development, and catches their absence.
     external: [...RUNTIME_PACKAGES, 'typescript', 'ts-node'],
-    // CommonJS dependencies bundled into ES modules still call require() for Node's built-ins.
-    banner: { js: "import { createRequire as __hopCreateRequire } from 'node:module';\nconst require = __hopCreateRequire(import.meta.url);" },
     minify: !process.env.HOP_PACK_NO_MINIFY,
     legalComments: 'linked',
+    // The file is the module's function itself, as Node would wrap it: the bin compiles it as it
+    // is read, where wrapping it would copy 2 MB of source once more before V8 sees it.
+    banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+    footer: { js: '})' },
     plugins: [oclifLazyModules, dynamicImportsExternal(runtime)],
     logLevel: 'warning',
     metafile: Boolean(process.env.HOP_PACK_METAFILE),
   });
   if (result.metafile) writeFileSync(process.env.HOP_PACK_METAFILE, JSON.stringify(result.metafile));
+  // ASCII only, so the bin reads the file as Latin-1 (no UTF-8 decoding): esbuild escapes all but
+  // the odd character of a regular expression (a terminal control code), escaped here.
+  const bundleFile = join(stageDir, 'dist', 'hop.js');
+  const ascii = readFileSync(bundleFile, 'utf8').replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  writeFileSync(bundleFile, ascii);
+  // Where oclif looks for each command, a file that hands it the bundle's.
+  for (const { path } of modules) {
+    const stub = join(stageDir, path);
+    mkdirSync(dirname(stub), { recursive: true });
+    const bundle = relative(dirname(stub), join(stageDir, 'dist', 'hop.js')).replaceAll('\\', '/');
+    writeFileSync(stub, `module.exports = require(${JSON.stringify(bundle.startsWith('.') ? bundle : `./${bundle}`)}).modules[${JSON.stringify(path)}]();\n`);
+  }
+  const hash = createHash('sha256').update(ascii).digest('hex');
+  const bin = readFileSync(new URL('./cli-bin.cjs', import.meta.url), 'utf8').replace('%BUNDLE_HASH%', hash).replace('%COMMAND_IDS%', commandIds.join(' '));
+  mkdirSync(join(stageDir, 'bin'), { recursive: true });
+  writeFileSync(join(stageDir, 'bin', 'hop.js'), bin, { mode: 0o755 });
   return [...runtime].sort();
 }

@@ -13,7 +13,11 @@ const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 export async function stageCli({ root, stageDir }) {
   const cli = readJson(join(root, 'cli', 'package.json'));
   const workspace = readJson(join(root, 'package.json'));
-  const loaded = await bundleCli({ root, stageDir });
+  const manifest = readJson(join(root, 'cli', 'oclif.manifest.json'));
+  for (const plugin of BUNDLED_PLUGINS) {
+    for (const { id, command } of pluginCommands(root, plugin)) manifest.commands[id] = command;
+  }
+  const loaded = await bundleCli({ root, stageDir, commandIds: Object.keys(manifest.commands) });
   const runtime = copyDependencyClosure({
     root,
     fromDir: join(root, 'cli'),
@@ -22,14 +26,12 @@ export async function stageCli({ root, stageDir }) {
     alsoFrom: { dir: join(root, 'node_modules', '@oclif', 'core'), names: OCLIF_DEFERRED_PACKAGES },
     stageDir,
   });
-  const manifest = readJson(join(root, 'cli', 'oclif.manifest.json'));
-  for (const plugin of BUNDLED_PLUGINS) {
-    for (const { id, command } of pluginCommands(root, plugin)) manifest.commands[id] = command;
-  }
   for (const command of Object.values(manifest.commands)) {
     command.pluginName = PACKAGE_NAMES.cli;
     command.pluginAlias = PACKAGE_NAMES.cli;
     command.pluginType = 'core';
+    // Each command's file is CommonJS now, handing oclif the bundle's (bundle-cli.mjs).
+    command.isESM = false;
   }
   writeFileSync(join(stageDir, 'oclif.manifest.json'), JSON.stringify(manifest));
   const pkg = {
@@ -37,7 +39,8 @@ export async function stageCli({ root, stageDir }) {
     version: cli.version,
     description: 'hop: the command line of Hop, the CLI-first link shortener',
     license: cli.license,
-    type: 'module',
+    // CommonJS: the bin compiles the bundle with a code cache, and oclif require()s each command.
+    type: 'commonjs',
     engines: workspace.engines,
     bin: { hop: 'bin/hop.js' },
     files: ['bin', 'dist', 'oclif.manifest.json'],

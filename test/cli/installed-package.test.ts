@@ -5,7 +5,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { API_URL, apiKey, team } from '../helpers/api.js';
 import { scratchDir } from '../helpers/scratch-dir.mjs';
@@ -99,4 +99,51 @@ test('the installed hop mcp answers an MCP client on stdio with the bundled SDK'
   assert.equal(answers.get(1).serverInfo.name, 'hop');
   assert.deepEqual(answers.get(2).tools.map((tool: { name: string }) => tool.name), ['get_link', 'list_links', 'link_analytics', 'workspace_analytics', 'resolve_link']);
   assert.deepEqual(answers.get(3).structuredContent, { links: [], nextCursor: null });
+});
+
+test('the installed hop loads the packages it imports on demand (yaml, csv-stringify) from its node_modules', async () => {
+  const t = await team();
+  const key = await apiKey(t, ['links:read', 'links:write']);
+  const env = { HOP_API_URL: API_URL, HOP_API_KEY: key.key };
+  writeFileSync(join(home, 'links.yaml'), 'links:\n  - slug: from-yaml\n    url: https://example.com/yaml\n');
+  const plan = asUser(hop, ['links', 'apply', '-f', 'links.yaml', '--plan'], env);
+  assert.equal(plan.code, 0, plan.stderr);
+  assert.match(plan.stdout, /from-yaml\n\s+url: "https:\/\/example.com\/yaml"/);
+  assert.equal(asUser(hop, ['links', 'create', 'https://example.com/csv'], env).code, 0);
+  const csv = asUser(hop, ['links', 'export', '--format', 'csv'], env);
+  assert.equal(csv.code, 0, csv.stderr);
+  assert.match(csv.stdout, /^.*url.*\n.*https:\/\/example.com\/csv/);
+});
+
+test('the installed hop keeps V8 code caches of its bundle, one a command, in the user cache directory', () => {
+  const user = join(scratch, 'home-cache');
+  const cacheDir = join(user, '.cache', 'hop', 'compile-cache');
+  const cached = () => (existsSync(cacheDir) ? readdirSync(cacheDir).sort() : []);
+  const run = (args: string[], extra: Record<string, string> = {}) => {
+    const res = spawnSync(hop, args, { cwd: scratch, env: { ...cleanEnv(user), NO_COLOR: '1', ...extra }, encoding: 'utf8' });
+    assert.equal(res.status, 0, res.stderr);
+    assert.equal(res.stderr, '');
+    return res.stdout;
+  };
+  assert.match(run(['--version'], { NODE_DISABLE_COMPILE_CACHE: '1' }), /^hop-cli\//);
+  assert.deepEqual(cached(), [], 'NODE_DISABLE_COMPILE_CACHE: none written');
+  run(['--version']);
+  run(['links', 'list', '--help']);
+  const files = cached();
+  assert.equal(files.length, 2, files.join(', '));
+  const [root, list] = files.map((name) => join(cacheDir, name));
+  assert.match(list, new RegExp(`-${process.version}-${process.arch}-links-list\\.bin$`));
+  assert.match(root, /-hop\.bin$/);
+  // A cache V8 accepts is used as it is, not written again.
+  const written = statSync(root);
+  run(['--version']);
+  assert.equal(statSync(root).mtimeMs, written.mtimeMs);
+  assert.equal(statSync(root).ino, written.ino);
+  // A damaged one costs a compile: the same output, and a good cache in its place.
+  writeFileSync(root, 'not a code cache');
+  assert.match(run(['--version']), /^hop-cli\//);
+  assert.ok(statSync(root).size > 10_000, 'written again');
+  // XDG_CACHE_HOME is honoured, as for other programs.
+  run(['--version'], { XDG_CACHE_HOME: join(user, 'xdg') });
+  assert.equal(readdirSync(join(user, 'xdg', 'hop', 'compile-cache')).length, 1);
 });
