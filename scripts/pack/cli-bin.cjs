@@ -7,7 +7,7 @@
 // is not what `hop login` does. Set NODE_DISABLE_COMPILE_CACHE to do without it, as with Node's.
 'use strict';
 const Module = require('node:module');
-const { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
 const { pathToFileURL } = require('node:url');
@@ -49,7 +49,10 @@ function readCache(file) {
   }
 }
 
-/** Replaces the cache atomically and drops those of other bundles (an older hop); failure is no error. */
+/** Another hop's caches are dropped once unchanged this long: two hops in use (a global one and npx) keep theirs. */
+const STALE_MS = 7 * 24 * 3600 * 1000;
+
+/** Replaces the cache atomically and drops stale ones of other bundles (an older hop); failure is no error. */
 function writeCache(dir, file, data) {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -57,7 +60,8 @@ function writeCache(dir, file, data) {
     writeFileSync(temporary, data, { mode: 0o600 });
     renameSync(temporary, file);
     for (const name of readdirSync(dir)) {
-      if (name.endsWith('.bin') && !name.startsWith(BUNDLE_HASH.slice(0, 16))) rmSync(join(dir, name), { force: true });
+      if (!name.endsWith('.bin') || name.startsWith(BUNDLE_HASH.slice(0, 16))) continue;
+      if (Date.now() - statSync(join(dir, name)).mtimeMs > STALE_MS) rmSync(join(dir, name), { force: true });
     }
   } catch {
     // A read-only or full disk: the next start compiles again.
