@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const OCLIF_CORE_DIR = dirname(require.resolve('@oclif/core/package.json', { paths: [fileURLToPath(new URL('../../cli/', import.meta.url))] }));
 
-/** Libraries @oclif/core only calls into after load (it never reads them at the top of a module). */
-const DEFERRED = ['tinyglobby', 'minimatch', 'ejs', 'cli-spinners', 'semver'];
+/** Libraries @oclif/core only calls into after load (it never reads them at the top of a module); lilconfig only for a package.json without `oclif`. */
+const DEFERRED = ['tinyglobby', 'minimatch', 'ejs', 'cli-spinners', 'semver', 'lilconfig'];
 
 /**
  * Node's own modules @oclif/core requires at load and calls only in functions a run rarely reaches
@@ -58,10 +58,27 @@ export { default as isWsl } from 'is-wsl';
 export const powerShellPath = async (...args) => (await import('wsl-utils')).powerShellPath(...args);
 `;
 
+// oclif reads its package.json and manifest through node:fs/promises, whose loading (with the
+// readline, stream and watcher modules it requires) costs more than the two reads; a CLI waits for
+// them anyway. The functions oclif calls, answered by node:fs's synchronous twins (the same
+// results and errors); any other loads the real module.
+const fsPromisesShim = `
+const fs = require('node:fs');
+const SYNC = { readFile: fs.readFileSync, stat: fs.statSync, lstat: fs.lstatSync, access: fs.accessSync, readdir: fs.readdirSync, realpath: fs.realpathSync };
+let real;
+module.exports = new Proxy({}, {
+  get: (_, key) => {
+    if (key === '__esModule') return undefined;
+    if (Object.hasOwn(SYNC, key)) return async (...args) => SYNC[key](...args);
+    return (real ??= require('node:fs/promises'))[key];
+  },
+});
+`;
+
 export const oclifLazyModules = {
   name: 'oclif-lazy-modules',
   setup(build) {
-    const names = [...DEFERRED, ...DEFERRED_BUILTINS, 'debug', 'wsl-utils'];
+    const names = [...DEFERRED, ...DEFERRED_BUILTINS, 'debug', 'wsl-utils', 'node:fs/promises'];
     const filter = new RegExp(`^(${names.map((n) => n.replace(/[-/]/g, '\\$&')).join('|')})$`);
     build.onResolve({ filter }, (args) => {
       if (args.namespace === 'oclif-lazy') return { path: args.path, external: true };
@@ -74,6 +91,7 @@ export const oclifLazyModules = {
         const resolveDir = dirname(require.resolve('wsl-utils', { paths: [OCLIF_CORE_DIR] }));
         return { contents: wslUtilsShim, loader: 'js', resolveDir };
       }
+      if (args.path === 'node:fs/promises') return { contents: fsPromisesShim, loader: 'js' };
       return { contents: args.path === 'debug' ? debugShim : deferred(args.path), loader: 'js' };
     });
   },
