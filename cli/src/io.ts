@@ -3,6 +3,8 @@
  * width, colours, and whether a human can answer a prompt. Commands and the renderers read these
  * from the base command's one IO object, so output can be tested with and without a terminal.
  */
+import { isatty } from 'node:tty';
+
 export interface IO {
   readonly stdoutIsTTY: boolean;
   readonly stdinIsTTY: boolean;
@@ -18,7 +20,9 @@ export interface IO {
 
 export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
   const stdoutIsTTY = Boolean(process.stdout.isTTY);
-  const stdinIsTTY = Boolean(process.stdin.isTTY);
+  // Asked of the descriptor: reading process.stdin.isTTY would open a stream over stdin (and load
+  // Node's file-stream and readline modules when it is a file) in every command, most never reading it.
+  const stdinIsTTY = isatty(0);
   const fromEnv = Number.parseInt(env.COLUMNS ?? '', 10);
   return {
     stdoutIsTTY,
