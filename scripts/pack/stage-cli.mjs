@@ -26,6 +26,8 @@ export async function stageCli({ root, stageDir }) {
     alsoFrom: { dir: join(root, 'node_modules', '@oclif', 'core'), names: OCLIF_DEFERRED_PACKAGES },
     stageDir,
   });
+  // In the order oclif would sort them at each start (it keeps this one: oclif-lazy-modules.mjs).
+  manifest.commands = Object.fromEntries(Object.entries(manifest.commands).sort(([a], [b]) => a.localeCompare(b)));
   for (const command of Object.values(manifest.commands)) {
     command.pluginName = PACKAGE_NAMES.cli;
     command.pluginAlias = PACKAGE_NAMES.cli;
