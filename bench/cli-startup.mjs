@@ -3,9 +3,12 @@
 // and installed with `npm install -g` into a prefix of its own, then `hop --version`, `hop links
 // list` and `hop links create <url>` (logged in with `hop login --with-token`, against a running Hop
 // server on the embedded database) run against `node -e 0`, each a fresh process, alternately;
-// medians and their ratios. `hop links list` from the checkout (bin/hop, unbundled) is timed
-// alongside. The API call inside `links create` is timed on its own (the same request from this
-// process) so the CLI's share can be told apart.
+// medians and their ratios. Each command runs once before the timed rounds, so its V8 code cache
+// is written, as after a user's first run; `hop links list` without the cache (a first run) and from
+// the checkout (bin/hop, unbundled) are timed alongside. The API call inside `links create` is
+// timed on its own (the same request from this process) so the CLI's share can be told apart.
+// Run it with another Node (`~/.cache/hop/node24/node_modules/.bin/node bench/cli-startup.mjs`)
+// for that Node's section.
 // Usage: node bench/cli-startup.mjs [runs]   (default 15 of each)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -35,10 +38,10 @@ const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
  * core; the CPU time waits less, so its ratio moves less with the load (a target is still read on
  * a quiet machine).
  */
-function run(args, input) {
+function run(args, input, extraEnv = {}) {
   const started = process.hrtime.bigint();
   const r = spawnSync('bash', ['-c', 'TIMEFORMAT="cpu %3U %3S"; time "$@"', 'bash', process.execPath, ...args],
-    { env, input, encoding: 'utf8', cwd: root });
+    { env: { ...env, ...extraEnv }, input, encoding: 'utf8', cwd: root });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const cpu = /cpu (\d+\.\d+) (\d+\.\d+)\s*$/.exec(r.stderr);
   if (r.status !== 0 || !cpu) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
@@ -53,6 +56,7 @@ try {
     node: () => run(['-e', '0']),
     version: () => run([...nodeArgs, HOP, '--version']),
     list: () => run([...nodeArgs, HOP, 'links', 'list']),
+    firstList: () => run([...nodeArgs, HOP, 'links', 'list'], undefined, { NODE_DISABLE_COMPILE_CACHE: '1' }),
     checkoutList: () => run([CHECKOUT_HOP, 'links', 'list']),
     create: (i) => run([...nodeArgs, HOP, 'links', 'create', `https://example.com/cli/${i}?utm_source=bench`]),
   };
@@ -72,10 +76,12 @@ try {
   for (let i = 0; i < 2; i++) {
     cases.node();
     cases.version();
+    cases.list();
+    cases.create(`warm${i}`);
     await api(`warm${i}`);
   }
-  const times = { node: [], version: [], list: [], checkoutList: [], create: [], api: [] };
-  const cpu = { node: [], version: [], list: [], checkoutList: [], create: [] };
+  const times = { node: [], version: [], list: [], firstList: [], checkoutList: [], create: [], api: [] };
+  const cpu = { node: [], version: [], list: [], firstList: [], checkoutList: [], create: [] };
   const record = (name, r) => {
     times[name].push(r.ms);
     cpu[name].push(r.cpuMs);
@@ -84,6 +90,7 @@ try {
     record('node', cases.node());
     record('version', cases.version());
     record('list', cases.list());
+    record('firstList', cases.firstList());
     record('checkoutList', cases.checkoutList());
     record('create', cases.create(i));
     times.api.push(await api(i));
@@ -93,7 +100,7 @@ try {
   const c = Object.fromEntries(Object.entries(cpu).map(([k, xs]) => [k, median(xs)]));
   const row = (label, k) => `| ${label} | ${fmt(m[k])} ms | **${fmt(m[k] / m.node, 2)}** | ${fmt(c[k])} ms | **${fmt(c[k] / c.node, 2)}** |`;
   const lines = [
-    `The installed package (\`hop-cli\`, packed and installed with \`npm install -g\` into a prefix of its own). Each a fresh process, ${RUNS} runs of each, alternating; medians; load average ${loadavg().map((l) => l.toFixed(1)).join(', ')} at the end. \`links list\` and \`links create\` logged in with \`hop login --with-token\` (settings file), against a Hop server on the embedded database on loopback; its API call alone (the same request from a warm process) is timed alongside.`,
+    `The installed package (\`hop-cli\`, packed and installed with \`npm install -g\` into a prefix of its own), Node ${process.version}. Each a fresh process, ${RUNS} runs of each, alternating, after one run of each command (which writes its code cache); medians; load average ${loadavg().map((l) => l.toFixed(1)).join(', ')} at the end. \`links list\` and \`links create\` logged in with \`hop login --with-token\` (settings file), against a Hop server on the embedded database on loopback; its API call alone (the same request from a warm process) is timed alongside.`,
     '',
     '| command | wall, median | ratio to `node -e 0` | CPU (user + system), median | ratio to `node -e 0` |',
     '|---|---|---|---|---|',
@@ -102,12 +109,14 @@ try {
     row('`hop links list`', 'list'),
     row('`hop links create <url>`', 'create'),
     `| of which the API call (warm fetch) | ${fmt(m.api, 1)} ms | | | |`,
+    row('`hop links list` without its code cache (a first run)', 'firstList'),
     row('`hop links list` from the checkout (`bin/hop`, unbundled)', 'checkoutList'),
     '',
-    "The package is one esbuild bundle with each command its own entry point (scripts/pack/bundle-cli.mjs): a cold start reads a handful of files where the checkout resolves and compiles some 250 modules of oclif and its dependencies one by one; the libraries oclif requires at load but a run with a manifest never calls (globbing, help templates, spinners, semver, debug) are stand-ins that load them on first use, and the autocomplete plugin's commands are commands of the bundle, so no plugin is looked up at start. Wall-time ratios shrink as the machine's load grows, since every process, the baseline too, waits for a core; the CPU ratios move less, but shrink too: compare rows of one run, and read a target on a quiet machine. What a command loads is what it needs: `--version` and `--help` come from the manifest; a command that calls the API loads its own module, the client (node:http, no undici) and the method and path of each route (`shared/src/route-paths.ts`, no zod); the contracts and zod load only in the commands that parse with them, and the settings file is read with `node:fs` rather than `conf` (test/cli/startup.test.ts checks this).",
+    "The package is one esbuild bundle, a single CommonJS file (scripts/pack/bundle-cli.mjs): a cold start reads it and the manifest where the checkout resolves and compiles some 250 modules of oclif and its dependencies one by one. The bin compiles the bundle with V8's code cache (scripts/pack/cli-bin.cjs), one for each command, written after the command's first run into the user's cache directory (`~/.cache/hop/compile-cache`) with every function that run compiled, so a later start neither parses nor compiles what it runs; Node 20 has no compile cache of its own, and an ES module cannot be given one. Each command is a module of the bundle evaluated only when it runs. A first run compiles the whole bundle (the row without the cache). The libraries oclif requires at load but a run with a manifest never calls (globbing, help templates, spinners, semver, debug, its rc-file search) are stand-ins that load them on first use, its reads of package.json and the manifest use `node:fs` rather than `node:fs/promises` (and the readline and stream modules that loads), and the autocomplete plugin's commands are commands of the bundle, so no plugin is looked up at start. Wall-time ratios shrink as the machine's load grows, since every process, the baseline too, waits for a core; the CPU ratios move less, but shrink too: compare rows of one run, and read a target on a quiet machine. What a command loads is what it needs: `--version` and `--help` come from the manifest; a command that calls the API loads its own module, the client (node:http, no undici) and the method and path of each route (`shared/src/route-paths.ts`, no zod); the contracts and zod load only in the commands that parse with them, the settings file is read with `node:fs` rather than `conf`, and stdin is asked whether it is a terminal without opening a stream over it (test/cli/startup.test.ts checks what loads).",
   ].join('\n');
   console.log(lines);
-  writeSection('CLI cold start', lines);
+  const major = Number(process.versions.node.split('.')[0]);
+  writeSection(major === 20 ? 'CLI cold start' : `CLI cold start on Node ${major}`, lines);
 } finally {
   await hop.stop();
   rmSync(scratch, { recursive: true, force: true });
