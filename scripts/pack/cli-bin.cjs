@@ -69,18 +69,19 @@ function writeCache(dir, file, data) {
 }
 
 const filename = join(__dirname, '..', 'dist', 'hop.js');
-const useCache = !process.env.NODE_DISABLE_COMPILE_CACHE;
-const dir = useCache ? cacheDir() : '';
+let dir = '';
+try {
+  if (!process.env.NODE_DISABLE_COMPILE_CACHE) dir = cacheDir();
+} catch {
+  // No home directory to be found: start without a cache.
+}
 const cacheFile = join(dir, `${BUNDLE_HASH.slice(0, 16)}-${process.version}-${process.arch}-${commandOf(process.argv.slice(2))}.bin`);
-const cachedData = useCache ? readCache(cacheFile) : undefined;
+const cachedData = dir ? readCache(cacheFile) : undefined;
 // The file is ASCII and already the module's function (see bundle-cli.mjs).
-const script = new vm.Script(readFileSync(filename, 'latin1'), {
-  filename,
-  cachedData,
-  // `import()` of the packages loaded at run time (open, yaml, ...) as from a file of the package.
-  importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-});
-if (useCache && (!cachedData || script.cachedDataRejected)) {
+// No import() in it: a script compiled with cached data loses its dynamic-import callback on Node
+// 20, so bundle-cli.mjs lowers every import() to require().
+const script = new vm.Script(readFileSync(filename, 'latin1'), { filename, cachedData });
+if (dir && (!cachedData || script.cachedDataRejected)) {
   // On exit, so the cache holds every function this run compiled, not only the top level.
   process.once('exit', () => writeCache(dir, cacheFile, script.createCachedData()));
 }
