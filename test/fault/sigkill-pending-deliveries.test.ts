@@ -42,9 +42,10 @@ test('SIGKILL under load with deliveries pending: after a restart on the same da
   });
   const dataDir = mkdtempSync(join(tmpdir(), 'hop-fault-kill-'));
   const env = { HOP_ALLOW_PRIVATE_URLS: '1', HOP_ADMIN_TOKEN: ADMIN_TOKEN };
-  const first = await startServer({ dataDir, env });
+  let first: Awaited<ReturnType<typeof startServer>> | undefined;
   let second: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
+    first = await startServer({ dataDir, env });
     const t = await team('pro', first.url);
     const ws = { workspaceId: t.workspaceId };
     await t.api.call('createWebhook', { params: ws, body: { url: `${receiver.url}/kill`, events: ['link.created'] } });
@@ -107,7 +108,7 @@ test('SIGKILL under load with deliveries pending: after a restart on the same da
     assert.ok(repeated.length <= 16, `at most the attempts in flight repeat (${repeated.length})`);
   } finally {
     await stopLoads();
-    if (first.child.exitCode === null) first.child.kill('SIGKILL');
+    if (first && first.child.exitCode === null) first.child.kill('SIGKILL');
     const code = second ? await second.stop() : 0;
     await receiver.close();
     rmSync(dataDir, { recursive: true, force: true });
