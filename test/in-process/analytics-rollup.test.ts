@@ -269,6 +269,34 @@ test('the job rolls up once MIN_CLICKS wait and counts them in the same run; cou
   assert.equal(caught.counted_id, caught.last_id, 'counted once ten flush intervals passed');
 });
 
+test('after a quiet spell the first clicks wait ten flush intervals from when the job first saw them, not from the last run', async () => {
+  const db = api.services.db;
+  await rollUp();
+  let now = 0;
+  const job = clickAggregationJob({ flushMs: 1000, waitForClicks: true, now: () => now });
+  const lastId = async () => (await db.query<{ last_id: number }>('select last_id::int as last_id from click_watermark'))[0].last_id;
+  // The last run was long ago: under the old rule the first second of traffic was due at once.
+  await db.query(`update click_watermark set rolled_at = now() - interval '1 hour', counted_at = now() - interval '1 hour'`);
+  const before = await lastId();
+  await db.query(`select setval(pg_get_serial_sequence('clicks', 'id'), (select last_id from click_watermark) + 5)`);
+  await db.transaction((tx) => job.run(tx));
+  assert.equal(await lastId(), before, 'first seen: nothing due yet');
+  now += 9_000;
+  await db.transaction((tx) => job.run(tx));
+  assert.equal(await lastId(), before, 'nine intervals later: still waiting');
+  now += 1_000;
+  await db.transaction((tx) => job.run(tx));
+  assert.equal(await lastId(), before + 5, 'ten intervals after they were first seen: rolled up');
+  // Clicks behind a watermark another run moved wait afresh.
+  await db.query(`select setval(pg_get_serial_sequence('clicks', 'id'), (select last_id from click_watermark) + 3)`);
+  now += 60_000;
+  await db.transaction((tx) => job.run(tx));
+  assert.equal(await lastId(), before + 5, 'new clicks behind a moved watermark: first seen now');
+  now += 10_000;
+  await db.transaction((tx) => job.run(tx));
+  assert.equal(await lastId(), before + 8, 'and rolled up ten intervals later');
+});
+
 test('a run of a server from before the counters had their own watermark is refused', async () => {
   await assert.rejects(
     api.services.db.query('update click_watermark set last_id = last_id + 1, rolled_at = now()'),

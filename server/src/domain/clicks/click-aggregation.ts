@@ -35,19 +35,19 @@ async function committedBound(tx: Queryable): Promise<number> {
 
 /**
  * About how many clicks wait to be rolled up (ids handed out past the watermark: a rolled-back
- * batch leaves a gap, so at most an over-estimate) and how long ago the last run moved the
- * watermark; and how many rolled-up clicks the link counters have yet to add, and since when.
+ * batch leaves a gap, so at most an over-estimate), the watermark itself, and how long ago the last
+ * run moved it; and how many rolled-up clicks the link counters have yet to add, and since when.
  * Cheap: it waits for no writer.
  */
-export async function pendingClicks(tx: Queryable): Promise<{ clicks: number; sinceRunMs: number; uncounted: number; sinceCountMs: number }> {
-  const [r] = await tx.query<{ clicks: number | null; since_ms: number; uncounted: number; since_count_ms: number }>(
-    `select pg_sequence_last_value(pg_get_serial_sequence('clicks', 'id')::regclass) - last_id as clicks,
+export async function pendingClicks(tx: Queryable): Promise<{ clicks: number; lastId: number; sinceRunMs: number; uncounted: number; sinceCountMs: number }> {
+  const [r] = await tx.query<{ clicks: number | null; last_id: number; since_ms: number; uncounted: number; since_count_ms: number }>(
+    `select pg_sequence_last_value(pg_get_serial_sequence('clicks', 'id')::regclass) - last_id as clicks, last_id,
        extract(epoch from clock_timestamp() - rolled_at) * 1000 as since_ms,
        last_id - counted_id as uncounted, extract(epoch from clock_timestamp() - counted_at) * 1000 as since_count_ms
      from click_watermark`,
   );
   return {
-    clicks: Math.max(0, Number(r.clicks ?? 0)), sinceRunMs: Number(r.since_ms),
+    clicks: Math.max(0, Number(r.clicks ?? 0)), lastId: Number(r.last_id), sinceRunMs: Number(r.since_ms),
     uncounted: Number(r.uncounted), sinceCountMs: Number(r.since_count_ms),
   };
 }
