@@ -83,10 +83,12 @@ export async function aggregateClicks(tx: Queryable, maxIds = MAX_IDS_PER_RUN): 
   // visitors (a hash join skips the clicks when there are none), and a merge join could read the
   // whole rollups table in key order to merge a run's rows, where probes find each.
   await tx.query(RUN_SETTINGS_SQL);
-  if (to > from) await rollUp(tx, from, to);
   const countedFrom = Number(w.counted_id);
   const countNow = to > countedFrom;
-  if (countNow) await countClicks(tx, countedFrom, to);
+  // Counters left behind the rollups catch up on their own; the range's own clicks are counted by
+  // the roll-up's statement, from its one read of the range.
+  if (countNow && countedFrom < from) await countClicks(tx, countedFrom, Math.min(from, to));
+  if (to > from) await rollUp(tx, from, to);
   if (to === from && !countNow) return { from, to, more };
   // Both watermarks move in the run's last statement (a fleet's other runs wait for the job's lock,
   // not for this row), with `runs`, which migration 043's fence requires of every run.
@@ -109,14 +111,22 @@ export const RUN_SETTINGS_SQL = `select set_config('synchronous_commit', 'off', 
   set_config('enable_seqscan', 'off', true), set_config('enable_mergejoin', 'off', true), set_config('jit', 'off', true)`;
 
 /**
- * The day's new visitors and the rollups of the clicks in ($1, $2]: the run's one statement
- * (exported for bench/click-db-cost.mjs, which counts its instructions).
+ * The day's new visitors, the rollups and the links' counters of the clicks in ($1, $2]: the run's
+ * one statement (exported for bench/click-db-cost.mjs, which counts its instructions).
  */
 export const ROLL_UP_SQL = `with v as (
        select c.id, c.link_id, c.workspace_id, c.clicked_at, c.visitor_hash, c.country, c.device, c.browser, c.os,
-         c.referrer, c.target, (c.clicked_at at time zone 'UTC')::date as day
+         c.referrer, c.target, c.counted, (c.clicked_at at time zone 'UTC')::date as day
        from clicks c
        where c.id > $1 and c.id <= $2 and not c.is_bot and exists (select 1 from links l where l.id = c.link_id)
+     ),
+     -- The links' counters, a row per link (docs/adr/, "Counters count at every run"), from this
+     -- one read of the range: a statement of their own read every click of it again. Clicks the
+     -- redirect counted already (links with a click limit) are left out.
+     counts as (
+       insert into link_counters (link_id, clicks)
+       select v.link_id, count(*) from v where not v.counted group by v.link_id
+       on conflict (link_id) do update set clicks = link_counters.clicks + excluded.clicks
      ),
      -- A unique click is a visitor's first on a link in a UTC day.
      fresh as (
@@ -167,16 +177,15 @@ export const ROLL_UP_SQL = `with v as (
      when not matched then insert (link_id, workspace_id, day, dimension, key, clicks, uniques)
        values (s.link_id, s.workspace_id, s.day, s.dimension, s.key, s.clicks, s.uniques)`;
 
-/** The day's new visitors and the rollups of the clicks in (from, to]. */
+/** The day's new visitors, the rollups and the links' counters of the clicks in (from, to]. */
 async function rollUp(tx: Queryable, from: number, to: number): Promise<void> {
   await tx.query(ROLL_UP_SQL, [from, to]);
 }
 
 /**
- * Adds the clicks in (from, to] to their links' counters, a row per link: with runs of the job's
- * MIN_CLICKS, 0.05 rows a click at 10,000 links evenly (docs/adr/, "Counters count at
- * every run"). Clicks of links deleted since are skipped; links with a click limit were counted by
- * the redirect itself.
+ * Adds the clicks in (from, to] to their links' counters, a row per link, for counters left behind
+ * the rollups (the roll-up's statement counts its own range). Clicks of links deleted since are
+ * skipped; links with a click limit were counted by the redirect itself.
  */
 async function countClicks(tx: Queryable, from: number, to: number): Promise<void> {
   await tx.query(
