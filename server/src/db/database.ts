@@ -3,7 +3,14 @@ export type Row = Record<string, unknown>;
 
 /** What services need of a connection: parameterised queries. Both drivers, one shape. */
 export interface Queryable {
-  query<T = Row>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * `prepare`: a statement of fixed text that a hot loop runs again and again (the dispatcher's
+   * claim and outcome writes). On PostgreSQL it is then parsed and planned once per connection
+   * and each run is one round trip; otherwise every statement with parameters is parsed, planned
+   * and described before it runs, two round trips. Only for text built from constants: each
+   * distinct text stays prepared on its connection.
+   */
+  query<T = Row>(text: string, params?: unknown[], opts?: { prepare?: boolean }): Promise<T[]>;
   /** Runs a script of several statements, without parameters (migrations). */
   exec(script: string): Promise<void>;
   /**

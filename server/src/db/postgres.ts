@@ -84,8 +84,8 @@ async function copyInto(s: postgres.Sql, table: string, columns: readonly string
 }
 
 const wrap = (s: postgres.Sql): Queryable => ({
-  async query<T>(text: string, params: unknown[] = []) {
-    return unlessNotRun(async () => (await s.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[]);
+  async query<T>(text: string, params: unknown[] = [], opts?: { prepare?: boolean }) {
+    return unlessNotRun(async () => (await s.unsafe(text, params as postgres.ParameterOrJSON<never>[], opts?.prepare ? { prepare: true } : {})) as unknown as T[]);
   },
   async exec(script: string) {
     await unlessNotRun(async () => s.unsafe(script));

@@ -67,6 +67,10 @@ const RECORD_BATCH = 256;
 const RECORD_WRITERS = 3;
 /** Outcomes waiting that are worth another statement while one is under way. */
 const RECORD_MORE = 64;
+// The statements a busy dispatcher runs again and again, their text fixed: parsed and planned once
+// per connection instead of at every run, and each run one round trip instead of two (parse and
+// describe, then bind and execute).
+const PREPARED = { prepare: true };
 /** PostgreSQL's foreign_key_violation. */
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -165,6 +169,7 @@ export function createDispatcher(deps: {
        from c left join webhooks w on w.id = c.webhook_id left join events e on e.id = c.event_id
          left join workspaces ws on ws.id = w.workspace_id`,
       [limit, owner, plansWith('webhooks'), share.state(), INITIAL_PER_HOST * PREFETCH, MAX_PER_WORKSPACE * PREFETCH],
+      PREPARED,
     );
   }
 
@@ -290,6 +295,7 @@ export function createDispatcher(deps: {
       [col((o) => o.d.id), col((o) => o.d.attempt_count), col((o) => o.at.toISOString()), col((o) => o.statusCode),
         col((o) => o.durationMs), col((o) => o.error), col((o) => o.kind), col((o) => o.next?.toISOString() ?? null),
         col((o) => o.d.webhook_id)],
+      PREPARED,
     );
   }
 
@@ -316,6 +322,7 @@ export function createDispatcher(deps: {
   async function armNextDue() {
     const [r] = await db.query<{ ms: number | null }>(
       `select (extract(epoch from min(next_attempt_at) - now()) * 1000)::float8 as ms from deliveries where status = 'pending'`,
+      [], PREPARED,
     );
     if (r?.ms == null || stopped) return;
     if (nextTimer) clearTimeout(nextTimer);
