@@ -6,8 +6,8 @@ import { MAX_AGE_SECONDS, MAX_FUTURE_SECONDS, STANDARD_WEBHOOK_HEADERS, WEBHOOK_
 export { MAX_AGE_SECONDS, MAX_FUTURE_SECONDS, STANDARD_WEBHOOK_HEADERS, WEBHOOK_HEADERS };
 
 /** SPEC's signature: `v1=` + lower-case hex HMAC-SHA256 of `{timestamp}.{rawBody}`, keyed with the secret's text. */
-export function signWebhook(secret: string, timestamp: number, rawBody: string): string {
-  return 'v1=' + createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
+export function signWebhook(secret: string, timestamp: number, rawBody: string | Buffer): string {
+  return 'v1=' + createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
 }
 
 const WHSEC = /^whsec_([A-Za-z0-9+/_-]+={0,2})$/;
@@ -25,8 +25,8 @@ export function standardSigningKey(secret: string): Buffer {
 }
 
 /** Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{rawBody}`. */
-export function signStandardWebhook(key: Buffer, id: string, timestamp: number, rawBody: string): string {
-  return 'v1,' + createHmac('sha256', key).update(`${id}.${timestamp}.${rawBody}`).digest('base64');
+export function signStandardWebhook(key: Buffer, id: string, timestamp: number, rawBody: string | Buffer): string {
+  return 'v1,' + createHmac('sha256', key).update(`${id}.${timestamp}.`).update(rawBody).digest('base64');
 }
 
 export type VerifyResult =
