@@ -243,13 +243,13 @@ export function createDispatcher(deps: {
         `with a as (${logAttempt}),
            s as (update deliveries set status = 'succeeded', next_attempt_at = null, locked_until = null, updated_at = now() where id = $1)
          update webhooks set consecutive_failures = 0 where id = $7 and consecutive_failures <> 0`,
-        [...logged, d.webhook_id],
+        [...logged, d.webhook_id], PREPARED,
       );
     } else if (o.kind === 'failed' && !countsAgainstWebhook) {
       await db.query(
         `with a as (${logAttempt})
          update deliveries set status = 'failed', next_attempt_at = null, locked_until = null, updated_at = now() where id = $1`,
-        logged,
+        logged, PREPARED,
       );
     } else if (o.kind === 'failed') {
       await db.query(
@@ -259,13 +259,13 @@ export function createDispatcher(deps: {
            is_active = is_active and consecutive_failures + 1 < $8,
            disabled_at = case when is_active and consecutive_failures + 1 >= $8 then now() else disabled_at end
          where id = $7`,
-        [...logged, d.webhook_id, DISABLE_AFTER_FAILURES],
+        [...logged, d.webhook_id, DISABLE_AFTER_FAILURES], PREPARED,
       );
     } else {
       await db.query(
         `with a as (${logAttempt})
          update deliveries set next_attempt_at = $7, locked_until = null, updated_at = now() where id = $1`,
-        [...logged, o.next],
+        [...logged, o.next], PREPARED,
       );
     }
   }
@@ -398,7 +398,7 @@ export function createDispatcher(deps: {
       `update deliveries set attempt_count = attempt_count - 1, locked_until = null,
          next_attempt_at = greatest(next_attempt_at, coalesce($3::timestamptz, now())), updated_at = now()
        where id = any($1::text[]) and locked_by = $2 and status = 'pending'`,
-      [ds.map((d) => d.id), owner, at],
+      [ds.map((d) => d.id), owner, at], PREPARED,
     ).catch((err) => deps.log?.error({ err }, 'could not hand back claimed deliveries (their lease lapses)'));
   }
 
