@@ -393,7 +393,7 @@ test("a run that fails while it holds the click log's gate leaves the gate free:
   await assert.rejects(db.transaction((tx) => aggregateClicks({
     query: <T>(text: string, params?: unknown[]) => tx.query<T>(text.includes('pg_sequence_last_value') ? 'select 1 / 0' : text, params),
     exec: (script) => tx.exec(script),
-    copyIn: (table, columns, rows) => tx.copyIn(table, columns, rows),
+    copyIn: (table, columns, rows, format) => tx.copyIn(table, columns, rows, format),
   })), /division by zero/);
   assert.equal(await gateLocks(), 0, 'the gate is not held once the failed run is over');
   // A writer takes the gate (shared) and appends, and the next run rolls its click up.

@@ -1,3 +1,6 @@
+/** COPY's format: `text` unless told. */
+export type CopyFormat = 'text' | 'binary';
+
 /** One row as the drivers return it. */
 export type Row = Record<string, unknown>;
 
@@ -14,10 +17,11 @@ export interface Queryable {
   /** Runs a script of several statements, without parameters (migrations). */
   exec(script: string): Promise<void>;
   /**
-   * Appends rows in bulk with COPY: `rows` is COPY's text format (tab-separated, `\N` for null,
-   * one row a line, escaped by `copyText`), as a string or already encoded in UTF-8.
+   * Appends rows in bulk with COPY: `rows` is in COPY's text format (tab-separated, `\N` for null,
+   * one row a line), as a string or already encoded in UTF-8, or in its binary format (the click
+   * log's, click-log.ts) when `format` says so.
    */
-  copyIn(table: string, columns: readonly string[], rows: string | Uint8Array): Promise<void>;
+  copyIn(table: string, columns: readonly string[], rows: string | Uint8Array, format?: CopyFormat): Promise<void>;
 }
 
 export interface Database extends Queryable {

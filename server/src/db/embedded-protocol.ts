@@ -5,11 +5,13 @@
  * numbers, numerics as strings, parsed JSON.
  */
 
+import type { CopyFormat } from './database.js';
+
 /** A statement or a step of a transaction; `tx` names the open transaction it runs in. */
 export type Request =
   | { op: 'query'; text: string; params: unknown[]; tx?: number; urgent?: boolean }
   | { op: 'exec'; script: string; tx?: number }
-  | { op: 'copyIn'; table: string; columns: readonly string[]; rows: string | Uint8Array; tx?: number }
+  | { op: 'copyIn'; table: string; columns: readonly string[]; rows: string | Uint8Array; format?: CopyFormat; tx?: number }
   | { op: 'begin' }
   | { op: 'commit'; tx: number }
   | { op: 'rollback'; tx: number }

@@ -56,7 +56,7 @@ async function handle(req: Request): Promise<unknown> {
     case 'copyIn':
       // PGlite reads COPY's input from a blob it names /dev/blob. Bytes that crossed the port own
       // their ArrayBuffer (a structured clone is never shared), hence the narrower type.
-      await on(req.tx).query(`copy ${req.table} (${req.columns.join(', ')}) from '/dev/blob'`, [], { blob: new Blob([req.rows as string | Uint8Array<ArrayBuffer>]) });
+      await on(req.tx).query(`copy ${req.table} (${req.columns.join(', ')}) from '/dev/blob'${req.format === 'binary' ? ' with (format binary)' : ''}`, [], { blob: new Blob([req.rows as string | Uint8Array<ArrayBuffer>]) });
       return undefined;
     case 'begin':
       return begin();

@@ -108,7 +108,7 @@ export async function openEmbedded(dataDir: string): Promise<Database> {
   const session = (tx?: number): Queryable => ({
     query: <T>(text: string, params: unknown[] = []) => call<T[]>({ op: 'query', text, params, tx }),
     exec: (script) => call({ op: 'exec', script, tx }),
-    copyIn: (table, columns, rows) => call({ op: 'copyIn', table, columns, rows, tx }),
+    copyIn: (table, columns, rows, format) => call({ op: 'copyIn', table, columns, rows, format, tx }),
   });
   const base = session();
   return {

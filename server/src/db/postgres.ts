@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import postgres from 'postgres';
-import type { Database, HeldLock, Queryable } from './database.js';
+import type { CopyFormat, Database, HeldLock, Queryable } from './database.js';
 import { postgresConnection } from './postgres-url.js';
 
 /** Connections for statements outside transactions. */
@@ -68,8 +68,8 @@ async function unlessNotRun<T>(run: () => Promise<T>, orAlso: (err: unknown) => 
  * stream never finishes. Waiting on it alone would hold the connection and every later write
  * forever, so the refusal is also taken where postgres.js hands it over.
  */
-async function copyInto(s: postgres.Sql, table: string, columns: readonly string[], rows: string | Uint8Array) {
-  const query = s.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`) as unknown as
+async function copyInto(s: postgres.Sql, table: string, columns: readonly string[], rows: string | Uint8Array, format: CopyFormat = 'text') {
+  const query = s.unsafe(`copy ${table} (${columns.join(', ')}) from stdin${format === 'binary' ? ' with (format binary)' : ''}`) as unknown as
     postgres.PendingQuery<postgres.Row[]> & { reject: (err: unknown) => void };
   let refuse!: (err: unknown) => void;
   const refused = new Promise<never>((_, reject) => (refuse = reject));
@@ -90,7 +90,7 @@ const wrap = (s: postgres.Sql): Queryable => ({
   async exec(script: string) {
     await unlessNotRun(async () => s.unsafe(script));
   },
-  copyIn: (table, columns, rows) => copyInto(s, table, columns, rows),
+  copyIn: (table, columns, rows, format) => copyInto(s, table, columns, rows, format),
 });
 
 /** Errors after which the connection they came from is gone: socket errors and postgres.js's closes. */
@@ -130,12 +130,12 @@ function createTransactionSession(url: string, options: Options) {
     for (const fn of onClose) fn();
   } });
   /** A COPY that fails when the session closes under it, instead of waiting forever. */
-  async function copyUnlessClosed(table: string, columns: readonly string[], rows: string | Uint8Array) {
+  async function copyUnlessClosed(table: string, columns: readonly string[], rows: string | Uint8Array, format?: CopyFormat) {
     let lost!: () => void;
     const closed = new Promise<never>((_, reject) => (lost = () => reject(new ConnectionLostError())));
     onClose.add(lost);
     try {
-      await Promise.race([copyInto(sql, table, columns, rows), closed]);
+      await Promise.race([copyInto(sql, table, columns, rows, format), closed]);
     } finally {
       onClose.delete(lost);
     }
@@ -166,10 +166,10 @@ function createTransactionSession(url: string, options: Options) {
             throw err;
           }
         },
-        async copyIn(table, columns, rows) {
+        async copyIn(table, columns, rows, format) {
           if (!alive()) throw new ConnectionLostError();
           try {
-            await copyUnlessClosed(table, columns, rows);
+            await copyUnlessClosed(table, columns, rows, format);
           } catch (err) {
             failed ??= err;
             throw err;
