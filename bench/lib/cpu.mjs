@@ -1,5 +1,6 @@
 // CPU time used by processes, read from /proc (Linux): what a request costs in CPU whatever else
 // the machine is doing, which a ratio of requests/s on two shared cores cannot show.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
@@ -15,15 +16,32 @@ export function cpuMsOf(pid) {
   }
 }
 
+/** The process id of the local PostgreSQL server's postmaster (127.0.0.1:5432), read once. */
+let postmaster;
+function postmasterPid() {
+  if (postmaster === undefined) {
+    const dir = execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-Atc', 'show data_directory'], { encoding: 'utf8' }).trim();
+    postmaster = readFileSync(`${dir}/postmaster.pid`, 'utf8').split('\n')[0].trim();
+  }
+  return postmaster;
+}
+
 /**
- * Running PostgreSQL server processes: the shared ones (writer, WAL writer, checkpointer...) and
- * the backends of `database` (every backend when none is named). Other sessions' tests on the
- * same server then do not count as this benchmark's database CPU.
+ * Running processes of the local PostgreSQL server: its postmaster and its children, the shared
+ * ones (writer, WAL writer, checkpointer, autovacuum...) and the backends of `database` (every
+ * backend when none is named). Other sessions' tests on the same server then do not count as this
+ * benchmark's database CPU, nor do the scratch clusters tests start (an initdb, a server of their
+ * own), which are no child of this server.
  */
 function postgresPids(database) {
+  const server = postmasterPid();
   return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((pid) => {
     try {
       if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') return false;
+      if (pid !== server) {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] !== server) return false;
+      }
       if (typeof database !== 'string') return true;
       // A backend's title: "postgres: 15/main: <user> <database> <client> <state>".
       const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
