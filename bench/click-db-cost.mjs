@@ -9,9 +9,10 @@
 // (bench/lib/callgrind-postgres.mjs), a figure that does not move with the machine's load.
 // `warm` visits are replayed first, unmeasured: a link's rollup rows for the day then exist, as
 // they do for a link visited all day, and the measure is of the steady state.
-import { readFileSync, readdirSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { freshPostgres, pick } from './lib/servers.mjs';
 import { fmt, writeSection } from './lib/measure.mjs';
 import { cpuMsOf } from './lib/cpu.mjs';
@@ -23,6 +24,9 @@ const WARM = Number(process.argv[4] ?? CLICKS);
 /** Batches appended between two aggregation runs. */
 const EVERY = Number(process.argv[5] ?? 1);
 const LINKS = 10_000;
+/** The click log's columns in the order copyRows writes them (click-log.ts). */
+const CLICK_COLUMNS = ['link_id', 'workspace_id', 'qr_id', 'source', 'clicked_at', 'visitor_hash', 'country', 'city', 'device',
+  'browser', 'os', 'referrer', 'is_bot', 'counted', 'target'];
 // HOP_BENCH_SHAPE=redirect: the visits of bench/redirect.mjs (one address, so one visitor per user
 // agent, and no country); else 50,000 visitors from seven countries.
 const LIKE_REDIRECT = process.env.HOP_BENCH_SHAPE === 'redirect';
@@ -154,13 +158,34 @@ try {
   const RUN = 20_000;
   const missing = !ROLL_UP_SQL ? 'this build does not export its statement' : callgrindMissing();
   let instructions = `(not counted: ${missing})`;
+  let appendInstructions = instructions;
   if (!missing) {
-    const [{ last }] = await db.query('select last_id::text as last from click_watermark');
-    const [count] = instructionsOf({
-      database: pg.name, setup: RUN_SETTINGS_SQL,
-      statements: [ROLL_UP_SQL.replaceAll('$1', String(Number(last) - RUN)).replaceAll('$2', last)],
-    });
-    instructions = `${fmt(count / RUN, 0)} instructions`;
+    // HOP_BENCH_COUNT=append counts the append alone (the run's statement takes minutes under callgrind).
+    if (process.env.HOP_BENCH_COUNT !== 'append') {
+      const [{ last }] = await db.query('select last_id::text as last from click_watermark');
+      const [count] = instructionsOf({
+        database: pg.name, setup: RUN_SETTINGS_SQL,
+        statements: [ROLL_UP_SQL.replaceAll('$1', String(Number(last) - RUN)).replaceAll('$2', last)],
+      });
+      instructions = `${fmt(count / RUN, 0)} instructions`;
+    } else instructions = '(not counted: HOP_BENCH_COUNT=append)';
+    // The append too: one batch of the build's own COPY rows (text or binary, as its copyRows
+    // writes them) read from a file by the same COPY, rolled back.
+    const rows = Buffer.concat(await batchesOf(BATCH));
+    const binary = rows.subarray(0, 7).toString('latin1') === 'PGCOPY\n';
+    const dir = mkdtempSync(join(tmpdir(), 'hop-copy-'));
+    try {
+      chmodSync(dir, 0o755);
+      const file = join(dir, 'rows');
+      writeFileSync(file, binary ? rows : rows.toString('utf8'), { mode: 0o644 });
+      const [copied] = instructionsOf({
+        database: pg.name,
+        statements: [`copy clicks (${CLICK_COLUMNS.join(', ')}) from '${file}'${binary ? ' with (format binary)' : ''}`],
+      });
+      appendInstructions = `${fmt(copied / BATCH, 0)} instructions (${binary ? 'binary' : 'text'} format)`;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
   const lines = [
     `${CLICKS.toLocaleString()} clicks (after ${WARM.toLocaleString()} unmeasured) over ${LINKS.toLocaleString()} links replayed in batches of ${BATCH.toLocaleString()} (one COPY each; the aggregation job asked after every ${EVERY > 1 ? `${EVERY} batches` : 'batch'}, rolling up when ${MIN_CLICKS ? `${fmt(MIN_CLICKS)} clicks wait` : 'its threshold of clicks wait'}), ${LIKE_REDIRECT ? 'visits shaped as bench/redirect.mjs sends them (one visitor per user agent, no country)' : `${VISITORS.toLocaleString()} visitors from seven countries`}, one in six a bot. CPU time of this database's PostgreSQL backends from /proc; load average ${loadavg().map((n) => n.toFixed(1)).join(', ')}.`,
@@ -169,6 +194,7 @@ try {
     '|---|---|',
     `| append (COPY, commit) | ${fmt(us(appendMs), 2)} µs |`,
     `| aggregation | ${fmt(us(aggregateMs), 2)} µs |`,
+    `| the append's COPY of ${fmt(BATCH)} clicks again (rolled back), counted by callgrind | ${appendInstructions} |`,
     `| the run's statement again over the last ${fmt(RUN)} clicks (their visitors known by then; rolled back), counted by callgrind: the same count whatever the machine's load | ${instructions} |`,
     `| **backends, total** | **${fmt(us(end.mine - start.mine), 2)} µs** |`,
     `| shared processes (WAL writer, checkpointer; every database on the machine) | ${fmt(us(end.shared - start.shared), 2)} µs |`,

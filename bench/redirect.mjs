@@ -121,69 +121,72 @@ try {
   await load({ ...visits(baseline.url), duration: 2 });
   const cold = await coldRun(measured, slugs, 'after seeding: no link visited yet, so none to warm up');
   process.stderr.write(`${coldLines(cold).join('\n')}\n`);
-  // Warm both (Hop's cache, JIT), then alternate so drift hits both alike. Every link is visited
-  // once first: random visits for a few seconds leave thousands of links uncached where the server
-  // is slow to warm (the embedded database), and the rounds would measure cache misses.
-  let next = 0;
-  await Promise.all(Array.from({ length: 20 }, async () => {
-    while (next < slugs.length) {
-      const res = await fetch(`${hop.url}/${slugs[next++]}`, { redirect: 'manual', headers: { 'user-agent': USER_AGENTS[0] } });
-      await res.arrayBuffer();
+  // HOP_BENCH_ONLY=cold: a trial of the cold start alone (it prints its table and writes nothing).
+  if (process.env.HOP_BENCH_ONLY !== 'cold') {
+    // Warm both (Hop's cache, JIT), then alternate so drift hits both alike. Every link is visited
+    // once first: random visits for a few seconds leave thousands of links uncached where the server
+    // is slow to warm (the embedded database), and the rounds would measure cache misses.
+    let next = 0;
+    await Promise.all(Array.from({ length: 20 }, async () => {
+      while (next < slugs.length) {
+        const res = await fetch(`${hop.url}/${slugs[next++]}`, { redirect: 'manual', headers: { 'user-agent': USER_AGENTS[0] } });
+        await res.arrayBuffer();
+      }
+    }));
+    await load({ ...visits(hop.url), duration: 3 });
+    await load({ ...visits(baseline.url), duration: 2 });
+    const fastBefore = await fastPathVisits(hop.url);
+    for (let i = 0; i < ROUNDS; i++) {
+      runs.baseline.push(await measured(baseline.url, baseline.pid, false));
+      runs.hop.push(await measured(hop.url, hop.child.pid, true));
+      // On PostgreSQL, the baseline once more beside the database work of the Hop round just measured.
+      if (pg) runs.beside.push(await measured(baseline.url, baseline.pid, false, runs.hop.at(-1).rps));
     }
-  }));
-  await load({ ...visits(hop.url), duration: 3 });
-  await load({ ...visits(baseline.url), duration: 2 });
-  const fastBefore = await fastPathVisits(hop.url);
-  for (let i = 0; i < ROUNDS; i++) {
-    runs.baseline.push(await measured(baseline.url, baseline.pid, false));
-    runs.hop.push(await measured(hop.url, hop.child.pid, true));
-    // On PostgreSQL, the baseline once more beside the database work of the Hop round just measured.
-    if (pg) runs.beside.push(await measured(baseline.url, baseline.pid, false, runs.hop.at(-1).rps));
+    const fastShare = ((await fastPathVisits(hop.url)) - fastBefore) / runs.hop.reduce((s, r) => s + r.total, 0);
+    const restarted = await coldRun(measured, slugs, 'after the rounds above: every link visited, the most visited warmed up at start');
+    const avg = (rs, k) => rs.reduce((s, r) => s + r[k], 0) / rs.length;
+    const h = {
+      rps: avg(runs.hop, 'rps'), p99: avg(runs.hop, 'p99'), errors: runs.hop.reduce((s, r) => s + r.errors + r.non2xx3xx, 0),
+      serverUs: avg(runs.hop, 'serverUs'), postgresUs: avg(runs.hop, 'postgresUs'), catchUpMs: avg(runs.hop, 'catchUpMs'), rolledUpMs: avg(runs.hop, 'rolledUpMs'),
+    };
+    const b = { rps: avg(runs.baseline, 'rps'), p99: avg(runs.baseline, 'p99'), serverUs: avg(runs.baseline, 'serverUs') };
+    const ratio = h.rps / b.rps;
+    // Each alternation's own ratios: on this machine the same build reads 1.3x to 2.1x from one run
+    // to the next (docs/performance.md), so the spread says how far the averages above can be trusted.
+    const perRound = runs.hop.map((r, i) => `${fmt(r.serverUs / runs.baseline[i].serverUs, 2)}x CPU, ${fmt(r.rps / runs.baseline[i].rps, 2)} of the requests/s`).join('; ');
+    const p99Ratio = h.p99 / Math.max(b.p99, 1);
+    const beside = pg ? { rps: avg(runs.beside, 'rps'), p99: avg(runs.beside, 'p99'), serverUs: avg(runs.beside, 'serverUs'), postgresUs: avg(runs.beside, 'postgresUs') } : null;
+    const besideRounds = pg ? runs.hop.map((r, i) => `${fmt(r.serverUs / runs.beside[i].serverUs, 2)}x`).join(', ') : '';
+    const lines = [
+      `Database: ${mode}. ${LINKS.toLocaleString()} links (each visited once before), 50 connections, ${ROUNDS} alternating rounds of ${ROUND_S} s, random slugs, six user agents (one a bot), five referrers. Load average ${loadAverage()} at the end.`,
+      '',
+      '| | requests/s | p99 latency | errors | server CPU per request | database CPU per request |',
+      '|---|---|---|---|---|---|',
+      `| bare Fastify fixed 302 (baseline) | ${fmt(b.rps)} | ${fmt(b.p99)} ms | | ${fmt(b.serverUs, 1)} µs | |`,
+      `| Hop redirect | ${fmt(h.rps)} | ${fmt(h.p99)} ms | ${h.errors} | ${fmt(h.serverUs, 1)} µs | ${pg ? `${fmt(h.postgresUs, 1)} µs` : '(in the server)'} |`,
+      // Targets: the redirect's for requests/s and p99, the click path's for CPU.
+      `| **ratio** | **${fmt(ratio, 2)}** (target ≥ 0.8; the click path's ≥ ${pg ? '0.5' : '0.4'}) | **${fmt(p99Ratio, 2)}x** (target < 1.5x${pg ? '' : '; the click path\'s ≤ 3x'}) | | **${fmt(h.serverUs / b.serverUs, 2)}x**${pg ? ' (target ≤ 1.5x)' : ' (the database works in the server)'} | ${pg ? '(target ≤ 15 µs)' : ''} |`,
+      '',
+      `Each alternation (Hop against the baseline round before it): ${perRound}.`,
+      '',
+      ...(beside ? [
+        '*The same two cores, the same database work.* The baseline above runs with PostgreSQL idle; Hop\'s rounds share the two cores with PostgreSQL writing and rolling up their clicks. So each alternation runs the baseline once more while another process writes as many visits a second into Hop\'s database (one COPY a second, as the server does) and Hop\'s aggregation job rolls them up:',
+        '',
+        '| | requests/s | p99 latency | server CPU per request | database CPU per visit written |',
+        '|---|---|---|---|---|',
+        `| bare Fastify fixed 302, beside the same click stream into PostgreSQL | ${fmt(beside.rps)} | ${fmt(beside.p99)} ms | ${fmt(beside.serverUs, 1)} µs | ${fmt(beside.postgresUs, 1)} µs |`,
+        `| **Hop's CPU per request against it** | | | **${fmt(h.serverUs / beside.serverUs, 2)}x** (each alternation: ${besideRounds}) | |`,
+        '',
+        'A diagnostic of where the gap comes from, not the target\'s measure: the ratio in the table above is.',
+        '',
+      ] : []),
+      ...coldLines(cold),
+      ...coldLines(restarted),
+      `${fmt(100 * fastShare, 1)}% of the measured visits were answered on the fast path (the rest by the router). ${pg ? `The server's CPU per request counts until every visit of the round was written (${fmt(h.catchUpMs / 1000, 1)} s after the round's end on average), PostgreSQL's until they were all rolled up and counted on their links (${fmt(h.rolledUpMs / 1000, 1)} s).` : `CPU per request counts until every visit of the round was written, rolled up and counted: ${fmt(h.rolledUpMs / 1000, 1)} s after the round's end on average.`}`,
+    ].join('\n');
+    console.log(lines);
+    writeSection(`Redirect (${mode})`, lines);
   }
-  const fastShare = ((await fastPathVisits(hop.url)) - fastBefore) / runs.hop.reduce((s, r) => s + r.total, 0);
-  const restarted = await coldRun(measured, slugs, 'after the rounds above: every link visited, the most visited warmed up at start');
-  const avg = (rs, k) => rs.reduce((s, r) => s + r[k], 0) / rs.length;
-  const h = {
-    rps: avg(runs.hop, 'rps'), p99: avg(runs.hop, 'p99'), errors: runs.hop.reduce((s, r) => s + r.errors + r.non2xx3xx, 0),
-    serverUs: avg(runs.hop, 'serverUs'), postgresUs: avg(runs.hop, 'postgresUs'), catchUpMs: avg(runs.hop, 'catchUpMs'), rolledUpMs: avg(runs.hop, 'rolledUpMs'),
-  };
-  const b = { rps: avg(runs.baseline, 'rps'), p99: avg(runs.baseline, 'p99'), serverUs: avg(runs.baseline, 'serverUs') };
-  const ratio = h.rps / b.rps;
-  // Each alternation's own ratios: on this machine the same build reads 1.3x to 2.1x from one run
-  // to the next (docs/performance.md), so the spread says how far the averages above can be trusted.
-  const perRound = runs.hop.map((r, i) => `${fmt(r.serverUs / runs.baseline[i].serverUs, 2)}x CPU, ${fmt(r.rps / runs.baseline[i].rps, 2)} of the requests/s`).join('; ');
-  const p99Ratio = h.p99 / Math.max(b.p99, 1);
-  const beside = pg ? { rps: avg(runs.beside, 'rps'), p99: avg(runs.beside, 'p99'), serverUs: avg(runs.beside, 'serverUs'), postgresUs: avg(runs.beside, 'postgresUs') } : null;
-  const besideRounds = pg ? runs.hop.map((r, i) => `${fmt(r.serverUs / runs.beside[i].serverUs, 2)}x`).join(', ') : '';
-  const lines = [
-    `Database: ${mode}. ${LINKS.toLocaleString()} links (each visited once before), 50 connections, ${ROUNDS} alternating rounds of ${ROUND_S} s, random slugs, six user agents (one a bot), five referrers. Load average ${loadAverage()} at the end.`,
-    '',
-    '| | requests/s | p99 latency | errors | server CPU per request | database CPU per request |',
-    '|---|---|---|---|---|---|',
-    `| bare Fastify fixed 302 (baseline) | ${fmt(b.rps)} | ${fmt(b.p99)} ms | | ${fmt(b.serverUs, 1)} µs | |`,
-    `| Hop redirect | ${fmt(h.rps)} | ${fmt(h.p99)} ms | ${h.errors} | ${fmt(h.serverUs, 1)} µs | ${pg ? `${fmt(h.postgresUs, 1)} µs` : '(in the server)'} |`,
-    // Targets: the redirect's for requests/s and p99, the click path's for CPU.
-    `| **ratio** | **${fmt(ratio, 2)}** (target ≥ 0.8; the click path's ≥ ${pg ? '0.5' : '0.4'}) | **${fmt(p99Ratio, 2)}x** (target < 1.5x${pg ? '' : '; the click path\'s ≤ 3x'}) | | **${fmt(h.serverUs / b.serverUs, 2)}x**${pg ? ' (target ≤ 1.5x)' : ' (the database works in the server)'} | ${pg ? '(target ≤ 15 µs)' : ''} |`,
-    '',
-    `Each alternation (Hop against the baseline round before it): ${perRound}.`,
-    '',
-    ...(beside ? [
-      '*The same two cores, the same database work.* The baseline above runs with PostgreSQL idle; Hop\'s rounds share the two cores with PostgreSQL writing and rolling up their clicks. So each alternation runs the baseline once more while another process writes as many visits a second into Hop\'s database (one COPY a second, as the server does) and Hop\'s aggregation job rolls them up:',
-      '',
-      '| | requests/s | p99 latency | server CPU per request | database CPU per visit written |',
-      '|---|---|---|---|---|',
-      `| bare Fastify fixed 302, beside the same click stream into PostgreSQL | ${fmt(beside.rps)} | ${fmt(beside.p99)} ms | ${fmt(beside.serverUs, 1)} µs | ${fmt(beside.postgresUs, 1)} µs |`,
-      `| **Hop's CPU per request against it** | | | **${fmt(h.serverUs / beside.serverUs, 2)}x** (each alternation: ${besideRounds}) | |`,
-      '',
-      'A diagnostic of where the gap comes from, not the target\'s measure: the ratio in the table above is.',
-      '',
-    ] : []),
-    ...coldLines(cold),
-    ...coldLines(restarted),
-    `${fmt(100 * fastShare, 1)}% of the measured visits were answered on the fast path (the rest by the router). ${pg ? `The server's CPU per request counts until every visit of the round was written (${fmt(h.catchUpMs / 1000, 1)} s after the round's end on average), PostgreSQL's until they were all rolled up and counted on their links (${fmt(h.rolledUpMs / 1000, 1)} s).` : `CPU per request counts until every visit of the round was written, rolled up and counted: ${fmt(h.rolledUpMs / 1000, 1)} s after the round's end on average.`}`,
-  ].join('\n');
-  console.log(lines);
-  writeSection(`Redirect (${mode})`, lines);
 } finally {
   await baseline.stop();
   await hop.stop();
