@@ -5,6 +5,7 @@ import { PageQuerySchema } from './envelope.js';
 import { WorkspaceParamsSchema } from './workspaces.js';
 import { appLinkProblem } from './app-links.js';
 import { DestinationUrlSchema, HttpsUrlSchema } from './urls.js';
+import { BULK_MAX, DEVICES, MAX_RULES, MAX_VARIANTS, SMART_FIELDS } from './link-limits.js';
 
 /** Words the redirector or the API own; a link slug may not be one of them (docs/api.md, Links). */
 export const RESERVED_SLUGS = [
@@ -30,9 +31,7 @@ const utm = z.string().trim().min(1).max(256);
 
 // Smart links (rules, variants, app links, previews): each value comes back exactly as sent.
 
-export const DEVICES = ['mobile', 'desktop', 'tablet'] as const;
-export const MAX_RULES = 20;
-export const MAX_VARIANTS = 10;
+export { DEVICES, MAX_RULES, MAX_VARIANTS, SMART_FIELDS, BULK_MAX };
 
 /** One value or a list of them; a rule matches when the visitor's value is any of them. */
 const oneOrMany = <T extends z.ZodType>(item: T) => z.union([item, z.array(item).min(1).max(250)]);
@@ -119,7 +118,6 @@ const smartFields = {
   android: AppLinkSchema.nullable().optional(),
   preview: LinkPreviewSchema.nullable().optional(),
 };
-export const SMART_FIELDS = ['rules', 'variants', 'ios', 'android', 'preview'] as const;
 
 export const CreateLinkBodySchema = z.strictObject({
   url: DestinationUrlSchema,
@@ -203,7 +201,6 @@ export type ListLinksQuery = z.input<typeof ListLinksQuerySchema>;
 export const LinkParamsSchema = WorkspaceParamsSchema.extend({ linkId: idSchema('lnk') });
 export const BareLinkParamsSchema = z.object({ linkId: idSchema('lnk') });
 
-export const BULK_MAX = 100;
 /** Each element is checked on its own so one bad link fails alone, not the whole batch. */
 export const BulkCreateLinksBodySchema = z.array(z.unknown()).min(1).max(BULK_MAX);
 

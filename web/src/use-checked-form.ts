@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { z } from 'zod';
-import { apiFieldErrors, check, type FieldErrors } from './form-errors.js';
+import { check } from './form-errors.js';
+import { apiFieldErrors, type FieldErrors } from './api-errors.js';
 
 /** What the form needs of a `useMutation` result (queries/): send, and its state. */
 export interface FormMutation<B, R> {

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { HopApiError } from '../api.js';
-import { errorText } from '../form-errors.js';
+import { errorText } from '../api-errors.js';
 
 /** An API error as the API words it; a 403 says what is missing, never a blank page. */
 export function ErrorAlert({ error }: { error: unknown }) {

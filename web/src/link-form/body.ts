@@ -1,7 +1,7 @@
 // The link form's values as create and update bodies. Plain fields are read from the form's
 // inputs; the smart ones (rules, variants, preview) are lists and objects kept in state.
 import { LINK_FIELDS } from '@hop/shared/link-fields';
-import { DEVICES, SMART_FIELDS } from '@hop/shared/links';
+import { DEVICES, SMART_FIELDS } from '@hop/shared/link-limits';
 import type { Link, LinkField, LinkPreview } from '@hop/shared';
 
 type Device = (typeof DEVICES)[number];

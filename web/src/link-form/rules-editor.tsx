@@ -1,5 +1,5 @@
-import { DEVICES, MAX_RULES } from '@hop/shared/links';
-import type { FieldErrors } from '../form-errors.js';
+import { DEVICES, MAX_RULES } from '@hop/shared/link-limits';
+import type { FieldErrors } from '../api-errors.js';
 import { Field } from '../components/field.js';
 import { emptyRule, type RuleRow } from './body.js';
 

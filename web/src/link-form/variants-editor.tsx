@@ -1,5 +1,5 @@
-import { MAX_VARIANTS } from '@hop/shared/links';
-import type { FieldErrors } from '../form-errors.js';
+import { MAX_VARIANTS } from '@hop/shared/link-limits';
+import type { FieldErrors } from '../api-errors.js';
 import { Field } from '../components/field.js';
 import type { VariantRow } from './body.js';
 import { listError } from './rules-editor.js';

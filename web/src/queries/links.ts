@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { BULK_MAX } from '@hop/shared/links';
+import { BULK_MAX } from '@hop/shared/link-limits';
 import type { AnalyticsQuery, CreateLinkBody, Link, ListLinksQuery, UpdateLinkBody } from '@hop/shared';
 import { useApi } from '../api.js';
 import { tagKeys } from './tags.js';
