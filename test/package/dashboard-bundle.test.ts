@@ -27,3 +27,23 @@ test('zod is in the bundle, in a chunk that loads later (so the check above can 
   const later = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js')).map((f) => `assets/${f}`).filter((f) => !firstLoad.includes(f));
   assert.ok(later.some(hasZod), 'some chunk holds zod');
 });
+
+/** A chunk and every chunk it imports statically, transitively: what runs before its page renders. */
+function staticGraph(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  // Static imports (`import{a as b}from"./x.js"`, `import"./x.js"`); a lazy `import("./x.js")` has a parenthesis.
+  for (const m of readFileSync(join(dist, file), 'utf8').matchAll(/\bimport\s*(?:[^"'`()]*?\bfrom\s*)?["'`]\.\/([^"'`]+\.js)["'`]/g)) staticGraph(`assets/${m[1]}`, seen);
+  return seen;
+}
+
+// The links and link pages check nothing when they open: the forms that do (the link form, CSV
+// import, bulk tagging) are chunks of their own, loaded when shown or opened.
+for (const page of ['links-list', 'link-detail']) {
+  test(`the ${page} page's chunk and what it imports hold no zod`, () => {
+    const chunk = readdirSync(join(dist, 'assets')).find((f) => f.startsWith(`${page}-`) && f.endsWith('.js'));
+    assert.ok(chunk, `a ${page} chunk is built`);
+    const withZod = [...staticGraph(`assets/${chunk}`)].filter(hasZod);
+    assert.deepEqual(withZod, [], `zod loads with the ${page} page: ${withZod.join(', ')}`);
+  });
+}

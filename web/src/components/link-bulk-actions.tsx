@@ -11,7 +11,7 @@ import { useConfirm } from './confirm.js';
  * Delete or tag the selected links. The API has no bulk delete or bulk update, so each link is
  * its own request; a refusal (a member changing another's link) is reported per link.
  */
-export function BulkActions({ workspace, ids, onDone }: { workspace: Workspace; ids: string[]; onDone: () => void }) {
+export default function BulkActions({ workspace, ids, onDone }: { workspace: Workspace; ids: string[]; onDone: () => void }) {
   const confirm = useConfirm();
   const queries = useQueryClient();
   const deleteLink = useDeleteLink(workspace.id);

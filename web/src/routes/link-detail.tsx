@@ -1,4 +1,4 @@
-import { useDeferredValue, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { mayChange, roleMayCall } from '@hop/shared/access';
 import { dashboardPath } from '@hop/shared/dashboard-paths';
@@ -8,13 +8,17 @@ import { useCheckLink, useDeleteLink, useLink, useLinkAnalytics, useUpdateLink }
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { ErrorAlert } from '../components/error-alert.js';
-import { Deferred, Loading } from '../components/states.js';
+import { Loading } from '../components/states.js';
 import { CopyButton } from '../components/copy-button.js';
-import { LinkForm } from '../link-form/link-form.js';
 import { AnalyticsView, RangePicker, type Range } from '../components/analytics-view.js';
 import { LinkQrCodes } from '../components/link-qr-codes.js';
 import { targetLabel } from '../link-form/targets.js';
 import { useConfirm } from '../components/confirm.js';
+
+// The edit form, below the fold, checks its fields with the link schemas (zod, built when their
+// module loads): its chunk loads after the rest of the page has rendered, and a Suspense retry
+// renders it in short tasks.
+const LinkForm = lazy(() => import('../link-form/link-form.js').then((m) => ({ default: m.LinkForm })));
 
 function LinkAnalytics({ workspace, link }: { workspace: Workspace; link: Link }) {
   const [range, setRange] = useState<Range>({ days: 30 });
@@ -91,7 +95,11 @@ function LinkDetail({ workspace, userId }: { workspace: Workspace; userId?: stri
       <section aria-labelledby="edit-heading">
         <h2 id="edit-heading">Edit</h2>
         {saved ? <p role="status" className="status-ok">Saved.</p> : null}
-        {editable ? <Deferred><LinkForm key={link.updatedAt} workspace={workspace} link={link} submitLabel="Save changes" mutation={save} onSaved={() => setSaved(true)} /></Deferred>
+        {editable ? (
+          <Suspense fallback={<Loading what="Loading the form" />}>
+            <LinkForm key={link.updatedAt} workspace={workspace} link={link} submitLabel="Save changes" mutation={save} onSaved={() => setSaved(true)} />
+          </Suspense>
+        )
           : <p className="hint">Your role cannot change this link.</p>}
       </section>
     </Page>

@@ -1,4 +1,4 @@
-import { useDeferredValue, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useDeferredValue, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { Link as HopLink, ListLinksQuery, Workspace } from '@hop/shared';
 import { useLinks } from '../queries/links.js';
@@ -9,10 +9,12 @@ import { Empty, Loading } from '../components/states.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
 import { LinkFilters } from '../components/link-filters.js';
-import { BulkActions } from '../components/link-bulk-actions.js';
 import { CopyButton } from '../components/copy-button.js';
 import { LinksCsv } from '../components/links-csv.js';
 import { DataTable, type Column } from '../components/data-table.js';
+
+// Shown once a link is selected; it checks a tag with the link schemas, which load with it.
+const BulkActions = lazy(() => import('../components/link-bulk-actions.js'));
 
 /** The list's query, kept in the address so a filtered view can be shared and reloaded. */
 function useListQuery(): [ListLinksQuery, (patch: Record<string, string | undefined>) => void] {
@@ -76,7 +78,7 @@ function LinksTable({ workspace }: { workspace: Workspace }) {
   return (
     <>
       <LinkFilters workspace={workspace} query={query} update={update} />
-      {canWrite && selected.size > 0 ? <BulkActions workspace={workspace} ids={[...selected]} onDone={() => setSelected(new Set())} /> : null}
+      {canWrite && selected.size > 0 ? <Suspense fallback={null}><BulkActions workspace={workspace} ids={[...selected]} onDone={() => setSelected(new Set())} /></Suspense> : null}
       <ErrorAlert error={list.error} />
       {list.isLoading || (list.data && !page) ? <Loading what="Loading links" /> : null}
       {page && links.length === 0 ? (
