@@ -19,6 +19,18 @@ export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token'
 /** Roles from weakest to strongest; the order is what role checks compare. */
 export const ROLES = ['viewer', 'member', 'admin', 'owner'] as const;
 
+/**
+ * The plans of plans mode (HOP_PLANS=on), weakest first: what an operator assigns and what a
+ * workspace stores (docs/api.md, Limits).
+ */
+export const ASSIGNABLE_PLANS = ['free', 'starter', 'pro', 'business', 'enterprise'] as const;
+
+/**
+ * Every plan a workspace can read, weakest first. A self-hosted server (HOP_PLANS=off) reads every
+ * workspace as `self-hosted`, above them all: every feature and no quota.
+ */
+export const PLANS = [...ASSIGNABLE_PLANS, 'self-hosted'] as const;
+
 export const LINK_SORTS = ['createdAt', 'updatedAt', 'clicks', 'relevance'] as const;
 
 /**

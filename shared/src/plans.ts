@@ -1,4 +1,5 @@
-import { PLANS, type AssignablePlan, type Plan } from './workspaces.js';
+import { PLANS } from './constants.js';
+import type { AssignablePlan, Plan } from './workspaces.js';
 
 /** null is unlimited. */
 export interface PlanLimits {

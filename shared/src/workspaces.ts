@@ -1,22 +1,12 @@
 import { z } from 'zod';
 import { idSchema, TimestampSchema } from './ids.js';
-import { ROLES } from './constants.js';
+import { ASSIGNABLE_PLANS, PLANS, ROLES } from './constants.js';
 
-export { ROLES };
+export { ASSIGNABLE_PLANS, PLANS, ROLES };
 
-/**
- * The plans of plans mode (HOP_PLANS=on), weakest first: what an operator assigns and what a
- * workspace stores (docs/api.md, Limits).
- */
-export const ASSIGNABLE_PLANS = ['free', 'starter', 'pro', 'business', 'enterprise'] as const;
 export const AssignablePlanSchema = z.enum(ASSIGNABLE_PLANS);
 export type AssignablePlan = z.infer<typeof AssignablePlanSchema>;
 
-/**
- * Every plan a workspace can read, weakest first. A self-hosted server (HOP_PLANS=off) reads every
- * workspace as `self-hosted`, above them all: every feature and no quota.
- */
-export const PLANS = [...ASSIGNABLE_PLANS, 'self-hosted'] as const;
 export const PlanSchema = z.enum(PLANS);
 export type Plan = z.infer<typeof PlanSchema>;
 

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { Link, Workspace } from '@hop/shared';
 import { renderWithApp, type SentRequest } from '../test/render.js';
@@ -29,6 +29,10 @@ function Edit() {
 const writes = (sent: SentRequest[]) => sent.filter((r) => r.method !== 'GET');
 
 describe('the link form', () => {
+  // The form loads its check (zod and the link schemas) on first use; Vitest transforms those
+  // modules on that first import, which takes longer than a query's wait. Loaded once here.
+  beforeAll(() => import('./check-body.js'), 30_000);
+
   test('refuses a destination without a scheme with the shared words, and sends nothing', async () => {
     const { sent } = renderWithApp(<Create />, api);
     fireEvent.change(screen.getByLabelText('Destination URL'), { target: { value: 'example.com/page' } });

@@ -1,8 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { CreateLinkBodySchema, UpdateLinkBodySchema } from '@hop/shared/links';
 import { featuresOf, GATED_FEATURES } from '@hop/shared/plans';
 import type { CreateLinkBody, Link, UpdateLinkBody, Workspace } from '@hop/shared';
-import { check } from '../form-errors.js';
 import { apiFieldErrors, type FieldErrors } from '../api-errors.js';
 import { useDomains } from '../queries/domains.js';
 import type { FormMutation } from '../use-checked-form.js';
@@ -13,6 +11,9 @@ import { createBody, smartState, toLocal, updateBody, type SmartState } from './
 import { RulesEditor } from './rules-editor.js';
 import { VariantsEditor } from './variants-editor.js';
 import { SocialPreview } from './social-preview.js';
+
+/** The schemas' check, loaded when the form is first focused or sent (check-body.ts). */
+const loadCheck = () => import('./check-body.js');
 
 interface Props {
   workspace: Workspace;
@@ -56,12 +57,12 @@ export function LinkForm({ workspace, link, submitLabel, disabled, mutation, onS
   const change = <K extends 'rules' | 'variants' | 'preview'>(k: K) => (value: SmartState[K]) =>
     setSmart((s) => ({ ...s, [k]: value, touched: new Set([...s.touched, k]) }));
 
-  const submit = (e: FormEvent<HTMLFormElement>) => {
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const raw = link ? updateBody(f, smart, link) : createBody(f, smart);
     if (link && Object.keys(raw).length === 0) return setDone('Nothing changed.');
-    const checked = link ? check(UpdateLinkBodySchema, raw) : check(CreateLinkBodySchema, raw);
+    const checked = (await loadCheck()).checkLinkBody(raw, Boolean(link));
     setErrors(checked.errors ?? {});
     setDone('');
     if (!checked.data) return;
@@ -78,7 +79,7 @@ export function LinkForm({ workspace, link, submitLabel, disabled, mutation, onS
   const preview = smart.preview;
   const setPreview = (k: keyof typeof preview) => (e: { target: { value: string } }) => change('preview')({ ...preview, [k]: e.target.value });
   return (
-    <form onSubmit={submit} noValidate className="link-form">
+    <form onSubmit={(e) => void submit(e)} onFocus={() => void loadCheck()} noValidate className="link-form">
       <fieldset disabled={disabled || busy} className="plain">
         <Field label="Destination URL" name="url" type="url" required defaultValue={link?.url} error={errors.url} placeholder="https://example.com/page" />
         <div className="grid-2">
