@@ -92,8 +92,10 @@ async function benchmarkIndex(): Promise<number> {
   return runs.sort((a, b) => a - b)[1];
 }
 
-/** Where to keep each page's full report (HOP_LIGHTHOUSE_REPORTS=dir), to read its opportunities. */
+/** Where to keep each page's full report and trace (HOP_LIGHTHOUSE_REPORTS=dir), to read its long tasks. */
 const REPORTS = process.env.HOP_LIGHTHOUSE_REPORTS;
+/** Only these pages (HOP_LIGHTHOUSE_PAGES=links,link), to measure one change quickly; every page by default. */
+const PAGES = process.env.HOP_LIGHTHOUSE_PAGES?.split(',');
 
 async function audit(name: string, path: string) {
   const hostIndex = await benchmarkIndex();
@@ -111,6 +113,8 @@ async function audit(name: string, path: string) {
   if (REPORTS) {
     mkdirSync(REPORTS, { recursive: true });
     writeFileSync(join(REPORTS, `${name}.json`), JSON.stringify(result.lhr, null, 1));
+    // The page load's trace, to see which tasks are long and what runs in them (DevTools opens it).
+    writeFileSync(join(REPORTS, `${name}.trace.json`), JSON.stringify(result.artifacts.Trace));
   }
   const { categories, audits } = result.lhr;
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
@@ -130,11 +134,11 @@ async function audit(name: string, path: string) {
   };
 }
 
-for (const [name, path, signedIn] of [
+for (const [name, path, signedIn] of ([
   ['sign-in', '/login', false],
   ['links', () => `/${t.slug}/links`, true],
   ['link', () => `/${t.slug}/links/${linkId}`, true],
-] as const) {
+] as const).filter(([name]) => !PAGES || PAGES.includes(name))) {
   test(`Lighthouse on the ${name} page: performance >= 90, best practices and accessibility 100`, { timeout: 120_000 }, async (ctx) => {
     if (signedIn) await signIn();
     const r = await audit(name, typeof path === 'string' ? path : path());
