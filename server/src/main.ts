@@ -10,6 +10,7 @@ import { LINK_CHANGED_CHANNEL } from './redirector/link-cache.js';
 import { DOMAIN_CHANGED_CHANNEL } from './redirector/host-domains.js';
 import { PLAN_CHANGED_CHANNEL } from './domain/rate-limits/rate-limits-service.js';
 import { startDispatcherThread } from './dispatcher/dispatcher-thread.js';
+import { startClickEventLoop } from './domain/events/click-event-loop.js';
 import { createScheduler, runExclusive } from './jobs/schedule.js';
 import { retentionJob } from './jobs/retention-job.js';
 import { saltRotationJob } from './jobs/salt-rotation-job.js';
@@ -22,6 +23,8 @@ import { createPrettyLog, greeting, listenFailure, modeReport, wantsPrettyLogs }
 
 /** How far the dispatcher's thread stands back from redirects in a process that serves both. */
 const DISPATCHER_NICENESS = 10;
+/** The longest the click event producer waits between looks at the click log (less when clicks flush more often). */
+const CLICK_EVENT_POLL_MS = 250;
 /** How long the start waits for the redirect cache's warm-up before taking traffic. */
 const WARM_UP_WAIT_MS = 5_000;
 
@@ -71,18 +74,26 @@ export async function main(): Promise<void> {
 
   await services.eventStreams.start();
   // On PostgreSQL the dispatcher runs in a thread of its own that yields the CPU to redirects; the
-  // embedded database is one session that this process owns, so there it runs here.
+  // embedded database is one session that this process owns, so there it runs here. Where the
+  // dispatcher runs, so does the producer of click events (from the click log).
   let dispatcher: { stop(): Promise<void> } | undefined;
+  const clickEventPollMs = Math.min(config.clickFlushMs, CLICK_EVENT_POLL_MS);
   if (!config.disabled.has('dispatcher')) {
     if (config.databaseUrl) {
       dispatcher = await startDispatcherThread({
         databaseUrl: config.databaseUrl, secret: loadSecret(config), allowPrivateUrls: config.allowPrivateUrls,
         retryScale: config.webhookRetryScale, planMode: config.planMode,
-        niceness: config.disabled.has('redirector') ? 0 : DISPATCHER_NICENESS,
+        niceness: config.disabled.has('redirector') ? 0 : DISPATCHER_NICENESS, clickEventPollMs,
       }, log);
     } else {
       await services.dispatcher.start();
-      dispatcher = services.dispatcher;
+      const clickEvents = startClickEventLoop({ producer: services.clickEvents, pollMs: clickEventPollMs, log });
+      dispatcher = {
+        async stop() {
+          await clickEvents.stop();
+          await services.dispatcher.stop();
+        },
+      };
     }
   }
 

@@ -26,8 +26,7 @@ import { createLinkCache } from './redirector/link-cache.js';
 import { createLinkLookups } from './domain/links/link-lookups.js';
 import { createAnalyticsService } from './domain/analytics/analytics-service.js';
 import { createEventOutbox } from './domain/events/event-outbox.js';
-import { createEventInterest } from './domain/events/event-interest.js';
-import { createClickEvents } from './domain/events/click-events.js';
+import { createClickEventProducer } from './domain/events/click-event-producer.js';
 import { createEventStreamHub } from './domain/events/event-stream-hub.js';
 import { createStreamResults } from './domain/events/stream-results.js';
 import { createEventTrigger } from './domain/events/event-trigger.js';
@@ -100,10 +99,8 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
   // The one decision HOP_PLANS makes: how a workspace's plan reads (domain/plans/plan-mode.ts).
   const plans = createPlanMode(config.planMode);
   const outbox = createEventOutbox({ newId, plans });
-  const interest = createEventInterest({ db });
   const clicks = createClickPipeline({
     db,
-    emitEvents: createClickEvents({ outbox, interest }),
     flushEveryMs: config.clickFlushMs,
     onError: (err) => opts.log?.error({ err }, 'writing clicks failed; they stay buffered for the next flush'),
     onDropped: (n) => opts.log?.warn({ dropped: n }, 'click buffer full: oldest visits dropped'),
@@ -208,13 +205,13 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     features,
     rateLimits,
     outbox,
-    interest,
+    clickEvents: createClickEventProducer({ db, outbox }),
     webhooks,
     streamResults: createStreamResults({ db }),
     triggerEvent: createEventTrigger({
       db, clock, newId, outbox, webhooks, features, config: { shortDomain: config.shortDomain, shortScheme: config.shortScheme },
     }),
-    eventStreams: createEventStreamHub({ db, clock, newId, serverSecret: secretText, interest }),
+    eventStreams: createEventStreamHub({ db, clock, newId, serverSecret: secretText }),
     dispatcher: createDispatcher({
       db, clock, sender, signingSecrets: webhooks.signingSecrets, retryScale: config.webhookRetryScale,
       plans, log: opts.log,

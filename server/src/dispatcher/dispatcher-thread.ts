@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { PlanModeName } from '../domain/plans/plan-mode.js';
 
@@ -11,7 +12,15 @@ export interface DispatcherThreadInput {
   planMode: PlanModeName;
   /** Steps of niceness below the process: where this process also answers redirects, they go first. */
   niceness: number;
+  /** How often the click event producer looks for new clicks (milliseconds). */
+  clickEventPollMs: number;
 }
+
+/** What the main thread tells the dispatcher's thread. */
+export type ToDispatcherThread =
+  | { kind: 'stop' }
+  /** How busy the main thread (the redirects) was over the last LOAD_EVERY_MS, 0 to 1. */
+  | { kind: 'load'; utilization: number };
 
 export type DispatcherThreadMessage =
   | { kind: 'started' }
@@ -22,6 +31,8 @@ export type DispatcherThreadMessage =
 const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../dist/dispatcher/dispatcher-worker.js' : './dispatcher-worker.js', import.meta.url);
 /** A thread that died is started again after this long. */
 const RESTART_MS = 1_000;
+/** How often the main thread tells the dispatcher's thread how busy it is. */
+const LOAD_EVERY_MS = 500;
 
 /**
  * Runs the dispatcher in a worker thread of its own (PostgreSQL only: the embedded database is one
@@ -60,13 +71,23 @@ export async function startDispatcherThread(input: DispatcherThreadInput, log: {
   }
 
   await spawn();
+  // Where this process answers redirects, the thread hears how busy they keep the main thread: its
+  // click event producer holds back while they want the cores (domain/events/click-event-loop.ts).
+  let last = performance.eventLoopUtilization();
+  const load = input.niceness > 0 ? setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const { utilization } = performance.eventLoopUtilization(now, last);
+    last = now;
+    worker.postMessage({ kind: 'load', utilization } satisfies ToDispatcherThread);
+  }, LOAD_EVERY_MS).unref() : undefined;
   return {
     /** Stops claiming; waits for attempts in flight to finish and be recorded, then for the thread to end. */
     async stop() {
       stopping = true;
+      clearInterval(load);
       await new Promise<void>((resolve) => {
         stopped = resolve;
-        worker.postMessage('stop');
+        worker.postMessage({ kind: 'stop' } satisfies ToDispatcherThread);
       });
       await worker.terminate();
     },

@@ -10,31 +10,52 @@ import { createPlanMode } from '../domain/plans/plan-mode.js';
 import { createSecretBox, createSigningSecrets } from '../domain/webhooks/webhook-secrets.js';
 import { createWebhookSender } from '../domain/webhooks/webhook-sender.js';
 import { lowerThreadPriority } from '../thread-priority.js';
+import { createEventOutbox } from '../domain/events/event-outbox.js';
+import { createClickEventProducer } from '../domain/events/click-event-producer.js';
+import { startClickEventLoop } from '../domain/events/click-event-loop.js';
+import { newId } from '../domain/ids.js';
 import { createDispatcher } from './dispatcher.js';
-import type { DispatcherThreadInput, DispatcherThreadMessage } from './dispatcher-thread.js';
+import type { DispatcherThreadInput, DispatcherThreadMessage, ToDispatcherThread } from './dispatcher-thread.js';
 
 /** Connections for the dispatcher's statements: a claim and the outcome writers overlap. */
 const DISPATCHER_POOL = 4;
+/** The main thread counts as busy with redirects above this share of its time (see click-event-loop.ts). */
+const BUSY_UTILIZATION = 0.85;
 const port = parentPort!;
 const post = (m: DispatcherThreadMessage) => port.postMessage(m);
 const input = workerData as DispatcherThreadInput;
+const log = { error: (obj: object, msg: string) => post({ kind: 'log', obj: { ...obj, err: String((obj as { err?: unknown }).err ?? '') }, msg }) };
 
 lowerThreadPriority(input.niceness);
 try {
-  // Claims, outcome writes (a few at once) and hand-backs; no transaction. Its lease lock and LISTEN
-  // take a connection each besides.
-  const db = await openPostgres(input.databaseUrl, { poolMax: DISPATCHER_POOL, transactionSessions: 0 });
+  // Claims, outcome writes (a few at once) and hand-backs, outside transactions; one transaction
+  // session for the click event producer. Its lease lock and LISTEN take a connection each besides.
+  const db = await openPostgres(input.databaseUrl, { poolMax: DISPATCHER_POOL, transactionSessions: 1 });
+  const plans = createPlanMode(input.planMode);
   const dispatcher = createDispatcher({
     db,
     clock: systemClock,
     sender: createWebhookSender({ post: createSafePost({ allowPrivate: input.allowPrivateUrls }) }),
     signingSecrets: createSigningSecrets(createSecretBox(input.secret), systemClock),
     retryScale: input.retryScale,
-    plans: createPlanMode(input.planMode),
-    log: { error: (obj, msg) => post({ kind: 'log', obj: { ...obj, err: String((obj as { err?: unknown }).err ?? '') }, msg }) },
+    plans,
+    log,
   });
   await dispatcher.start();
-  port.once('message', async () => {
+  // link.clicked and qr.scanned are produced here, from the click log, off the redirect's thread.
+  let utilization = 0;
+  const clickEvents = startClickEventLoop({
+    producer: createClickEventProducer({ db, outbox: createEventOutbox({ newId, plans }) }),
+    pollMs: input.clickEventPollMs,
+    busy: () => utilization > BUSY_UTILIZATION,
+    log,
+  });
+  port.on('message', async (m: ToDispatcherThread) => {
+    if (m.kind === 'load') {
+      utilization = m.utilization;
+      return;
+    }
+    await clickEvents.stop();
     await dispatcher.stop().catch((err) => post({ kind: 'log', obj: { err: String(err) }, msg: 'dispatcher stop failed' }));
     await db.close().catch(() => {});
     post({ kind: 'stopped' });

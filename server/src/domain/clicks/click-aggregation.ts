@@ -22,7 +22,7 @@ const MAX_IDS_PER_RUN = 250_000;
  * outlives a transaction that fails before its unlock, on a session the pool hands to the next
  * transaction, and every click writer of the fleet would then wait for it forever.
  */
-async function committedBound(tx: Queryable): Promise<number> {
+export async function committedBound(tx: Queryable): Promise<number> {
   await tx.query('savepoint click_log_gate');
   await tx.query('select pg_advisory_xact_lock($1)', [CLICK_LOG_GATE]);
   const [{ bound }] = await tx.query<{ bound: number | null }>(

@@ -4,9 +4,6 @@ import type { ClickSpool } from './click-spool.js';
 
 export type { Visit } from './click-log.js';
 
-/** A visit once written (the same record). */
-export type RecordedClick = Visit;
-
 // Large batches cost less per click (one COPY, one commit). 10,000 visits make about 2 MB of
 // COPY text; at the usual rates a flush holds far fewer.
 const MAX_BATCH = { postgres: 10_000, embedded: 2_000 } as const;
@@ -38,8 +35,6 @@ export function createClickPipeline(deps: {
   onStuck?: (seconds: number) => void;
   /** Default STUCK_MS (30 s). */
   stuckAfterMs?: number;
-  /** Writes link.clicked / qr.scanned events in the batch's own transaction. */
-  emitEvents?: (tx: Queryable, clicks: RecordedClick[]) => Promise<void>;
   /** Where visits go while the database is unreachable (none: they wait in memory). */
   spool?: ClickSpool;
   /** The memory bound (default 200,000 visits). */
@@ -62,9 +57,10 @@ export function createClickPipeline(deps: {
   let timer: NodeJS.Timeout | undefined;
   const flushMs = () => (flushing ? performance.now() - flushingSince : 0);
 
-  async function writeBatch(tx: Queryable, clicks: Visit[], rows: Uint8Array): Promise<void> {
+  // The COPY alone: link.clicked and qr.scanned are produced from the log afterwards, off the
+  // redirect's path (domain/events/click-event-producer.ts).
+  async function writeBatch(tx: Queryable, rows: Uint8Array): Promise<void> {
     await appendClicks(tx, rows);
-    await deps.emitEvents?.(tx, clicks);
   }
 
   /**
@@ -113,7 +109,7 @@ export function createClickPipeline(deps: {
     const rows = await copyRows(chunk.visits);
     const claimed = await db.transaction(async (tx) => {
       if (!(await s.claim(tx, chunk))) return false;
-      if (chunk.visits.length) await writeBatch(tx, chunk.visits, rows);
+      if (chunk.visits.length) await writeBatch(tx, rows);
       return true;
     });
     if (claimed) await s.replayed(chunk);
@@ -138,7 +134,7 @@ export function createClickPipeline(deps: {
       try {
         // Built before the transaction opens, so no connection waits on it.
         const rows = await copyRows(batch);
-        await db.transaction((tx) => writeBatch(tx, batch, rows));
+        await db.transaction((tx) => writeBatch(tx, rows));
       } catch (err) {
         inFlight = 0;
         // Not written: to the spool file, else back at the front of the buffer, in order.

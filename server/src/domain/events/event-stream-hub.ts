@@ -5,7 +5,6 @@ import type { IdGenerator } from '../ids.js';
 import { randomBase62 } from '../ids.js';
 import { EVENT_CHANNEL } from './event-outbox.js';
 import { signedHeaders } from '../webhooks/webhook-sender.js';
-import type { EventInterest } from './event-interest.js';
 
 const HEARTBEAT_MS = 15_000;
 const SESSION_TTL_SECONDS = 60;
@@ -33,7 +32,7 @@ const sse = (fields: { id?: string | number; event?: string; data: unknown }) =>
  * produced it (NOTIFY wakes this one; the events table is the source), each signed the way a
  * webhook delivery is, so the listener can verify and forward it unchanged.
  */
-export function createEventStreamHub(deps: { db: Database; clock: Clock; newId: IdGenerator; serverSecret: string; interest: EventInterest }) {
+export function createEventStreamHub(deps: { db: Database; clock: Clock; newId: IdGenerator; serverSecret: string }) {
   const { db, newId } = deps;
   const byWorkspace = new Map<string, Set<Session>>();
   let unlisten: (() => Promise<void>) | undefined;
@@ -132,7 +131,6 @@ export function createEventStreamHub(deps: { db: Database; clock: Clock; newId: 
         [id, opts.workspaceId],
       );
       const [ws] = await db.query<{ slug: string }>('select slug from workspaces where id = $1', [opts.workspaceId]);
-      deps.interest.invalidate();
       (byWorkspace.get(opts.workspaceId) ?? byWorkspace.set(opts.workspaceId, new Set()).get(opts.workspaceId)!).add(session);
       opts.write('retry: 2000\n\n');
       opts.write(sse({ event: 'ready', data: { sessionId: id, secret: session.secret, workspaceId: opts.workspaceId, workspaceSlug: ws?.slug ?? null, events: opts.types ?? 'all' } }));
