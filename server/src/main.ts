@@ -74,26 +74,26 @@ export async function main(): Promise<void> {
 
   await services.eventStreams.start();
   // On PostgreSQL the dispatcher runs in a thread of its own that yields the CPU to redirects; the
-  // embedded database is one session that this process owns, so there it runs here. Where the
-  // dispatcher runs, so does the producer of click events (from the click log).
+  // embedded database is one session that this process owns, so there it runs here. Click events
+  // are produced from the click log where the dispatcher runs (in its thread on PostgreSQL), else
+  // where the jobs run: a fleet needs one such process, and its producers take turns.
   let dispatcher: { stop(): Promise<void> } | undefined;
+  let clickEvents: { stop(): Promise<void> } | undefined;
   const clickEventPollMs = Math.min(config.clickFlushMs, CLICK_EVENT_POLL_MS);
-  if (!config.disabled.has('dispatcher')) {
-    if (config.databaseUrl) {
-      dispatcher = await startDispatcherThread({
-        databaseUrl: config.databaseUrl, secret: loadSecret(config), allowPrivateUrls: config.allowPrivateUrls,
-        retryScale: config.webhookRetryScale, planMode: config.planMode,
-        niceness: config.disabled.has('redirector') ? 0 : DISPATCHER_NICENESS, clickEventPollMs,
-      }, log);
-    } else {
+  const runsDispatcher = !config.disabled.has('dispatcher');
+  if (runsDispatcher && config.databaseUrl) {
+    dispatcher = await startDispatcherThread({
+      databaseUrl: config.databaseUrl, secret: loadSecret(config), allowPrivateUrls: config.allowPrivateUrls,
+      retryScale: config.webhookRetryScale, planMode: config.planMode,
+      niceness: config.disabled.has('redirector') ? 0 : DISPATCHER_NICENESS, clickEventPollMs,
+    }, log);
+  } else {
+    if (runsDispatcher) {
       await services.dispatcher.start();
-      const clickEvents = startClickEventLoop({ producer: services.clickEvents, pollMs: clickEventPollMs, log });
-      dispatcher = {
-        async stop() {
-          await clickEvents.stop();
-          await services.dispatcher.stop();
-        },
-      };
+      dispatcher = services.dispatcher;
+    }
+    if (runsDispatcher || !config.disabled.has('jobs')) {
+      clickEvents = startClickEventLoop({ producer: services.clickEvents, pollMs: clickEventPollMs, log });
     }
   }
 
@@ -125,6 +125,7 @@ export async function main(): Promise<void> {
       await services.eventStreams.stop(); // ends live streams, which would otherwise hold the drain
       await drained; // answers what was sent, closes every connection without a reset
       await app.close();
+      await clickEvents?.stop(); // lets a run in progress commit
       await dispatcher?.stop(); // lets attempts in flight finish and be recorded
       await services.clicks.stop(); // writes buffered clicks
       await services.rateLimits.close();
