@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import { Pool } from 'undici';
-import { seedLinks, startBaseline, startHop, pick, randomVisits, USER_AGENTS } from './servers.mjs';
+import { metricValue, seedLinks, startBaseline, startHop, pick, randomVisits, USER_AGENTS } from './servers.mjs';
 import { load } from './measure.mjs';
 
 const percentile = (xs, p) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
@@ -119,26 +119,40 @@ export async function redirectWhileDelivering({ env, rounds = 2, seconds = 8 }) 
     const setActive = async (isActive) => {
       const res = await fetch(`${hooks}/${hookId}`, { method: 'PATCH', headers, body: JSON.stringify({ isActive }) });
       if (!res.ok) throw new Error(`updateWebhook: ${res.status} ${await res.text()}`);
-      // Click events are written for the webhooks active as of a cache a second old at most.
+      // The producer reads who wants click events at each run: a moment for the change to be seen.
       await sleep(1_500);
     };
-    // Until a second passes without a delivery: the next round starts with an idle dispatcher.
+    // Until every click is written and produced and a second passes without a delivery: the next
+    // round starts with an idle producer and dispatcher. While the redirects kept the cores busy the
+    // producer held back; the time this takes after an active round is the catch-up.
     const quiet = async () => {
-      for (let last = -1; received !== last; await sleep(1_000)) last = received;
+      for (let last = -1; ; await sleep(1_000)) {
+        const waiting = (await metricValue(hop.url, 'hop_click_buffer_depth')) + (await metricValue(hop.url, 'hop_click_events_pending'));
+        if (waiting === 0 && received === last) return;
+        last = received;
+      }
     };
     const warm = randomVisits(slugs);
     await load({ url: hop.url, requests: warm, duration: 3 });
     await load({ url: baseline.url, requests: warm, duration: 2 });
+    // The warm-up's clicks (the webhook is active from its creation) are delivered before the rounds.
+    await quiet();
     const runs = { on: [], off: [] };
     for (let i = 0; i < rounds; i++) {
       for (const active of [true, false]) {
-        // The last round's deliveries are all out before the webhook changes (a disabled one holds its backlog).
-        await quiet();
+        // Each round ends once its clicks are delivered (quiet, below): a disabled webhook would hold its backlog.
         await setActive(active);
         const b = await load({ url: baseline.url, requests: randomVisits(slugs), duration: seconds });
         const before = received;
         const h = await load({ url: hop.url, requests: randomVisits(slugs), duration: seconds });
-        (active ? runs.on : runs.off).push({ loadAverage: loadavg()[0], ratio: h.rps / b.rps, rps: h.rps, baseline: b.rps, delivered: received - before, failed: h.errors + h.non2xx3xx });
+        const delivered = received - before;
+        const loadAverage = loadavg()[0];
+        const ended = Date.now();
+        await quiet();
+        (active ? runs.on : runs.off).push({
+          loadAverage, ratio: h.rps / b.rps, rps: h.rps, baseline: b.rps, delivered, failed: h.errors + h.non2xx3xx,
+          redirects: h.total, after: received - before - delivered, caughtUpSeconds: (Date.now() - ended) / 1000 - 1,
+        });
       }
     }
     return runs;

@@ -15,7 +15,7 @@ test('GET /metrics exposes request, redirect-cache, click-buffer, roll-up and de
   assert.ok((metricValue(text, /^hop_http_requests_total\{route="\/:slug",method="GET",status="302"\}/) ?? 0) >= 3, 'redirects counted by route pattern');
   assert.ok((metricValue(text, /^hop_http_requests_total\{route="\/v1\/workspaces\/:workspaceId\/links",method="POST",status="201"\}/) ?? 0) >= 1);
   assert.ok((metricValue(text, /^hop_redirect_cache_lookups\{result="hit"\}/) ?? 0) >= 2, 'later visits hit the cache');
-  for (const name of ['hop_click_buffer_depth', 'hop_click_write_seconds', 'hop_click_rollup_pending', 'hop_click_counters_pending', 'hop_redirect_cache_entries', 'hop_webhook_delivery_lag_seconds']) {
+  for (const name of ['hop_click_buffer_depth', 'hop_click_write_seconds', 'hop_click_rollup_pending', 'hop_click_counters_pending', 'hop_click_events_pending', 'hop_redirect_cache_entries', 'hop_webhook_delivery_lag_seconds']) {
     assert.notEqual(metricValue(text, new RegExp(`^${name} `)), undefined, name);
   }
   assert.notEqual(metricValue(text, /^hop_webhook_deliveries\{status="pending"\}/), undefined);

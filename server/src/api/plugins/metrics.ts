@@ -107,6 +107,15 @@ export function createMetrics(services: Services) {
     },
   });
   new Gauge({
+    name: 'hop_click_events_pending',
+    help: 'Clicks in the log the click event producer has yet to read (whole database; ids a rolled-back batch left unused count too)',
+    registers: [registry],
+    async collect() {
+      const pending = await inTime('click-events', services.clickEvents.pending());
+      if (pending !== undefined) this.set(pending);
+    },
+  });
+  new Gauge({
     name: 'hop_webhook_deliveries', help: 'Webhook deliveries by status (whole database)', registers: [registry],
     labelNames: ['status'],
     async collect() {
