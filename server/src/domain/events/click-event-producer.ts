@@ -30,7 +30,7 @@ const RANGE_SQL = `select c.id, c.workspace_id, c.link_id, c.qr_id, c.source, c.
   order by c.id`;
 
 interface ClickRow {
-  id: string; workspace_id: string; link_id: string; qr_id: string | null; source: string; clicked_at: Date;
+  id: number; workspace_id: string; link_id: string; qr_id: string | null; source: string; clicked_at: Date;
   country: string | null; city: string | null; device: ClickData['device']; browser: string | null; os: string | null;
   referrer: string | null; is_bot: boolean; target: string; slug: string; domain: string; destination: string;
 }

@@ -1,0 +1,66 @@
+// The click event loop's decisions: a run as soon as clicks wait, runs back to back through a
+// backlog, and, while the redirects keep the process busy, small runs (the floor) only.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BUSY_FLOOR_PER_SECOND, startClickEventLoop } from './click-event-loop.js';
+import type { ClickEventProducer, ProducerRun } from './click-event-producer.js';
+
+/** A producer over a backlog of `waiting` clicks that records each run's limit. */
+function backlog(waiting: number, maxPerRun = 10_000) {
+  const limits: (number | undefined)[] = [];
+  let left = waiting;
+  const producer: ClickEventProducer = {
+    pending: async () => left,
+    run: async (limit?: number): Promise<ProducerRun> => {
+      limits.push(limit);
+      const n = Math.min(left, limit ?? maxPerRun);
+      left -= n;
+      return { from: 0, to: n, events: n, more: left > 0, skipped: false };
+    },
+  };
+  return { producer, limits, left: () => left };
+}
+
+const until = async (done: () => boolean) => {
+  while (!done()) await new Promise((r) => setTimeout(r, 5));
+};
+
+test('a backlog is produced in full-size runs, back to back, while the process is not busy', async () => {
+  const b = backlog(35_000);
+  const loop = startClickEventLoop({ producer: b.producer, pollMs: 10_000, busy: () => false });
+  await until(() => b.left() === 0);
+  await loop.stop();
+  // Four runs without waiting a poll interval in between: the next run follows one that left more.
+  assert.deepEqual(b.limits, [undefined, undefined, undefined, undefined]);
+});
+
+test('while busy, each run takes at most the floor; once the load eases, the rest goes in full runs', async () => {
+  const b = backlog(20_000);
+  let busy = true;
+  const loop = startClickEventLoop({ producer: b.producer, pollMs: 5, busy: () => busy });
+  await until(() => b.limits.length >= 1);
+  busy = false;
+  await until(() => b.left() === 0);
+  await loop.stop();
+  assert.equal(b.limits[0], BUSY_FLOOR_PER_SECOND);
+  assert.ok(b.limits.slice(1).includes(undefined), `a full run after the load eased: ${b.limits.join(', ')}`);
+  assert.equal(b.limits.filter((l) => l === BUSY_FLOOR_PER_SECOND).length <= 2, true, 'no floor runs once not busy');
+});
+
+test('a failed run is logged and the next one reads the same clicks again', async () => {
+  const b = backlog(100);
+  let failures = 1;
+  const errors: string[] = [];
+  const producer: ClickEventProducer = {
+    pending: b.producer.pending,
+    run: async (limit) => {
+      if (failures-- > 0) throw new Error('connection lost');
+      return b.producer.run(limit);
+    },
+  };
+  const loop = startClickEventLoop({ producer, pollMs: 5, log: { error: (_o, msg) => errors.push(msg) } });
+  await until(() => b.left() === 0);
+  await loop.stop();
+  assert.equal(errors.length, 1);
+  assert.equal(b.left(), 0);
+});
