@@ -32,7 +32,7 @@ const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../dist/dispatc
 /** A thread that died is started again after this long. */
 const RESTART_MS = 1_000;
 /** How often the main thread tells the dispatcher's thread how busy it is. */
-const LOAD_EVERY_MS = 500;
+const LOAD_EVERY_MS = 100;
 
 /**
  * Runs the dispatcher in a worker thread of its own (PostgreSQL only: the embedded database is one

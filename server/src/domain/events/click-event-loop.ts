@@ -13,8 +13,8 @@ const RETRY_MS = 1_000;
 /**
  * Runs the click event producer for as long as the process lives: a run as soon as committed
  * clicks wait past the cursor (checked every `pollMs`, a query that waits for nothing), runs back
- * to back while a backlog remains, and, while `busy()` says the redirects want the cores, one
- * small run a second (BUSY_FLOOR_PER_SECOND).
+ * to back, each twice the last, while a backlog remains, and, while `busy()` says the redirects
+ * want the cores, one small run a second (BUSY_FLOOR_PER_SECOND).
  */
 export function startClickEventLoop(deps: {
   producer: ClickEventProducer;
@@ -32,13 +32,19 @@ export function startClickEventLoop(deps: {
     timer = setTimeout(resolve, ms);
   });
 
+  // Runs start small and double while a backlog remains: a burst of redirects shows in `busy()`
+  // only after a moment, and a run of full size begun in that moment would take the cores from
+  // them with its writes and the deliveries it queues. Once caught up (or busy), small again.
+  let size = BUSY_FLOOR_PER_SECOND;
   async function turn(): Promise<number> {
     if ((await producer.pending()) === 0) return pollMs;
     if (deps.busy?.()) {
+      size = BUSY_FLOOR_PER_SECOND;
       await producer.run(BUSY_FLOOR_PER_SECOND);
       return 1_000;
     }
-    const r = await producer.run();
+    const r = await producer.run(size);
+    size = r.more ? Math.min(size * 2, 1 << 20) : BUSY_FLOOR_PER_SECOND;
     return r.more ? 0 : pollMs;
   }
 

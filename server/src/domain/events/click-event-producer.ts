@@ -67,8 +67,9 @@ export function createClickEventProducer(deps: { db: Database; outbox: EventOutb
     return Math.max(0, Number(r?.n ?? 0));
   }
 
-  /** One run over at most `limit` click ids (default the run's size). */
+  /** One run over at most `limit` click ids (never more than the run's size). */
   async function run(limit = maxIds): Promise<ProducerRun> {
+    limit = Math.min(limit, maxIds);
     return db.transaction(async (tx) => {
       const [{ locked }] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [CLICK_EVENTS_LOCK]);
       if (!locked) return { from: 0, to: 0, events: 0, more: false, skipped: true };
