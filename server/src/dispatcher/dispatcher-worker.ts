@@ -19,8 +19,6 @@ import type { DispatcherThreadInput, DispatcherThreadMessage, ToDispatcherThread
 
 /** Connections for the dispatcher's statements: a claim and the outcome writers overlap. */
 const DISPATCHER_POOL = 4;
-/** The main thread counts as busy with redirects above this share of its time (see click-event-loop.ts). */
-const BUSY_UTILIZATION = 0.85;
 const port = parentPort!;
 const post = (m: DispatcherThreadMessage) => port.postMessage(m);
 const input = workerData as DispatcherThreadInput;
@@ -43,11 +41,12 @@ try {
   });
   await dispatcher.start();
   // link.clicked and qr.scanned are produced here, from the click log, off the redirect's thread.
-  let utilization = 0;
+  // The main thread reports its load only where it answers redirects (niceness > 0).
+  let utilization: number | undefined;
   const clickEvents = startClickEventLoop({
     producer: createClickEventProducer({ db, outbox: createEventOutbox({ newId, plans }) }),
     pollMs: input.clickEventPollMs,
-    busy: () => utilization > BUSY_UTILIZATION,
+    load: input.niceness > 0 ? () => utilization : undefined,
     log,
   });
   port.on('message', async (m: ToDispatcherThread) => {

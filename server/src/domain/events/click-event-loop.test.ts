@@ -1,8 +1,9 @@
 // The click event loop's decisions: a run as soon as clicks wait, runs back to back through a
-// backlog, and, while the redirects keep the process busy, small runs (the floor) only.
+// backlog, growing only while the load is calm, and, while the redirects keep the process busy
+// (or before the first load report), small runs (the floor) only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BUSY_FLOOR_PER_SECOND, startClickEventLoop } from './click-event-loop.js';
+import { BUSY_FLOOR_PER_SECOND, BUSY_UTILIZATION, CALM_UTILIZATION, startClickEventLoop } from './click-event-loop.js';
 import type { ClickEventProducer, ProducerRun } from './click-event-producer.js';
 
 /** A producer over a backlog of `waiting` clicks that records each run's limit. */
@@ -25,9 +26,9 @@ const until = async (done: () => boolean) => {
   while (!done()) await new Promise((r) => setTimeout(r, 5));
 };
 
-test('a backlog is produced in runs back to back, each twice the last, while the process is not busy', async () => {
+test('a backlog is produced in runs back to back, each twice the last, while the load is calm', async () => {
   const b = backlog(35_000);
-  const loop = startClickEventLoop({ producer: b.producer, pollMs: 10_000, busy: () => false });
+  const loop = startClickEventLoop({ producer: b.producer, pollMs: 10_000, load: () => 0.1 });
   await until(() => b.left() === 0);
   await loop.stop();
   // No poll interval in between: the next run follows one that left more.
@@ -38,15 +39,47 @@ test('a backlog is produced in runs back to back, each twice the last, while the
 
 test('while busy, each run takes at most the floor; once the load eases, runs grow again', async () => {
   const b = backlog(20_000);
-  let busy = true;
-  const loop = startClickEventLoop({ producer: b.producer, pollMs: 5, busy: () => busy });
+  let load = 0.95;
+  const loop = startClickEventLoop({ producer: b.producer, pollMs: 5, load: () => load });
   await until(() => b.limits.length >= 1);
-  busy = false;
+  load = 0.1;
   await until(() => b.left() === 0);
   await loop.stop();
   assert.equal(b.limits[0], BUSY_FLOOR_PER_SECOND);
   // Once the load eased, runs grow again: twice the floor, then more.
   assert.ok(b.limits.slice(1).some((l) => (l ?? 0) > 2 * BUSY_FLOOR_PER_SECOND), `runs grew after the load eased: ${b.limits.join(', ')}`);
+});
+
+test('before the first load report, runs take the floor: the load is unknown and counts as busy', async () => {
+  const b = backlog(20_000);
+  // The first report (calm) comes in once the first run has begun.
+  const loop = startClickEventLoop({ producer: b.producer, pollMs: 5, load: () => (b.limits.length >= 1 ? 0.1 : undefined) });
+  await until(() => b.left() === 0);
+  await loop.stop();
+  assert.equal(b.limits[0], BUSY_FLOOR_PER_SECOND);
+  assert.ok(b.limits.slice(1).some((l) => (l ?? 0) > 2 * BUSY_FLOOR_PER_SECOND), `runs grew after the first report: ${b.limits.join(', ')}`);
+});
+
+test('between calm and busy, runs keep their size: they double only while the load is calm', async () => {
+  assert.ok(CALM_UTILIZATION < BUSY_UTILIZATION);
+  const b = backlog(5_000);
+  const between = (CALM_UTILIZATION + BUSY_UTILIZATION) / 2;
+  // Calm through the first run, between calm and busy from the second on.
+  const loop = startClickEventLoop({ producer: b.producer, pollMs: 5, load: () => (b.limits.length >= 2 ? between : 0.1) });
+  await until(() => b.left() === 0);
+  await loop.stop();
+  const f = BUSY_FLOOR_PER_SECOND;
+  assert.deepEqual(b.limits.slice(0, 2), [f, 2 * f]);
+  assert.ok(b.limits.slice(2).every((l) => l === 2 * f), `runs held their size: ${b.limits.join(', ')}`);
+});
+
+test('where no load is reported (a process that answers no redirects), runs never hold back', async () => {
+  const b = backlog(35_000);
+  const loop = startClickEventLoop({ producer: b.producer, pollMs: 10_000 });
+  await until(() => b.left() === 0);
+  await loop.stop();
+  const f = BUSY_FLOOR_PER_SECOND;
+  assert.deepEqual(b.limits.slice(0, 4), [f, 2 * f, 4 * f, 8 * f]);
 });
 
 test('a failed run is logged and the next one reads the same clicks again', async () => {

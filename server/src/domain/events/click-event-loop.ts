@@ -7,20 +7,31 @@ import type { ClickEventProducer } from './click-event-producer.js';
  * machine that never eases still delivers this many a second.
  */
 export const BUSY_FLOOR_PER_SECOND = 250;
+/** The redirects want the cores above this share of the main thread's time. */
+export const BUSY_UTILIZATION = 0.85;
+/**
+ * Runs grow only while the latest load is below this: a burst of redirects takes a report or two
+ * to cross BUSY_UTILIZATION, and a run that doubled in between took the cores from them.
+ */
+export const CALM_UTILIZATION = 0.5;
 /** How long a failed run waits before the next one (the database is away or restarting). */
 const RETRY_MS = 1_000;
 
 /**
  * Runs the click event producer for as long as the process lives: a run as soon as committed
  * clicks wait past the cursor (checked every `pollMs`, a query that waits for nothing), runs back
- * to back, each twice the last, while a backlog remains, and, while `busy()` says the redirects
- * want the cores, one small run a second (BUSY_FLOOR_PER_SECOND).
+ * to back while a backlog remains, each twice the last while the load is calm, and, while the
+ * redirects want the cores (or before the first load report), one small run a second
+ * (BUSY_FLOOR_PER_SECOND).
  */
 export function startClickEventLoop(deps: {
   producer: ClickEventProducer;
   pollMs: number;
-  /** Whether the redirects want the cores now (none: never). */
-  busy?: () => boolean;
+  /**
+   * How busy the redirects keep the process's main thread, 0 to 1, as last reported (undefined:
+   * no report yet). None: the process answers no redirects, and runs never hold back.
+   */
+  load?: () => number | undefined;
   log?: { error(obj: object, msg: string): void };
 }): { stop(): Promise<void> } {
   const { producer, pollMs } = deps;
@@ -32,19 +43,33 @@ export function startClickEventLoop(deps: {
     timer = setTimeout(resolve, ms);
   });
 
-  // Runs start small and double while a backlog remains: a burst of redirects shows in `busy()`
-  // only after a moment, and a run of full size begun in that moment would take the cores from
-  // them with its writes and the deliveries it queues. Once caught up (or busy), small again.
+  // Runs start small and double while a backlog remains and the load is calm: a burst of
+  // redirects shows in the load only after a report or two, and a run of full size begun in that
+  // moment would take the cores from them with its writes and the deliveries it queues. Before
+  // the first report the load is unknown and counts as busy. Once caught up (or busy), small again.
+  const { load } = deps;
+  const busy = () => {
+    if (!load) return false;
+    const u = load();
+    return u === undefined || u > BUSY_UTILIZATION;
+  };
+  const calm = () => {
+    if (!load) return true;
+    const u = load();
+    return u !== undefined && u < CALM_UTILIZATION;
+  };
   let size = BUSY_FLOOR_PER_SECOND;
   async function turn(): Promise<number> {
     if ((await producer.pending()) === 0) return pollMs;
-    if (deps.busy?.()) {
+    if (busy()) {
       size = BUSY_FLOOR_PER_SECOND;
       await producer.run(BUSY_FLOOR_PER_SECOND);
       return 1_000;
     }
     const r = await producer.run(size);
-    size = r.more ? Math.min(size * 2, 1 << 20) : BUSY_FLOOR_PER_SECOND;
+    // The load as it is after the run (a report may have come in while it ran) decides the next.
+    if (!r.more) size = BUSY_FLOOR_PER_SECOND;
+    else if (calm()) size = Math.min(size * 2, 1 << 20);
     return r.more ? 0 : pollMs;
   }
 
