@@ -52,8 +52,10 @@ export async function assertAccessible(page: Page, where: string) {
   assert.deepEqual(bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), [], `axe on ${where}`);
 }
 
-/** The page has its <main> and, at the current width, does not scroll sideways. */
+/** Once rendered, the page has one <main> and, at the current width, does not scroll sideways. */
 export async function assertPageBasics(page: Page, where: string) {
+  // The first render is a React transition that may commit after the load event: wait for it.
+  await page.locator('main').first().waitFor({ state: 'attached' });
   assert.equal(await page.locator('main').count(), 1, `${where} has one <main>`);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `${where} scrolls sideways by ${overflow}px`);
