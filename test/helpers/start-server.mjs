@@ -76,6 +76,15 @@ export async function startServer(opts) {
   }
 }
 
+/**
+ * Servers still running when this process exits: a test file that ends early (a timeout under
+ * `--test-force-exit`, an uncaught error) must not leave its servers running after it.
+ */
+const children = new Set();
+process.once('exit', () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
 /** Starts `bin/hop-server` on `port`: the server once ready, or else its output. */
 async function launch(opts, port) {
   let output = '';
@@ -99,6 +108,8 @@ async function launch(opts, port) {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 0))));
