@@ -17,6 +17,30 @@ import { ADMIN_TOKEN, BROWSER_UA, eventually, team } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { browserVisit, sleep, startLoad, stopLoads, tally } from '../helpers/load.js';
 
+/** How long a stopping server keeps a connection idle at the signal open (connection-drain.ts). */
+const DRAIN_GRACE_MS = 1000;
+
+/** The longest time this process's event loop went without running a 10 ms timer, since the last reset. */
+function stallMonitor() {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 10);
+  return {
+    get longestMs() {
+      return Math.max(longest, performance.now() - last);
+    },
+    reset() {
+      longest = 0;
+      last = performance.now();
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
 /**
  * A POST on a keep-alive connection of its own whose headers go now, the first half of its body
  * once the server has read them (its `100 Continue`: `begun` resolves), and the rest on `finish()`.
@@ -123,6 +147,7 @@ test('SIGTERM under load: requests begun before it are answered, no connection i
     const path = new URL(link.shortUrl).pathname;
     const shortUrl = `${server.url}${path}`;
 
+    const stalls = stallMonitor(); // this process's own: see the load's assertions below
     const visits = startLoad(30, () => browserVisit(shortUrl));
     const created: string[] = [];
     const api = startLoad(3, async (w, i) => {
@@ -149,6 +174,7 @@ test('SIGTERM under load: requests begun before it are answered, no connection i
     connections.push(across, idle);
     for (const c of [across, idle]) assert.deepEqual(await c.get(path, visitor), { status: 302, connection: 'keep-alive' });
 
+    stalls.reset(); // from the signal on
     const visitsAtSignal = visits.outcomes.length;
     const apiAtSignal = api.outcomes.length;
     server.child.kill('SIGTERM');
@@ -159,6 +185,7 @@ test('SIGTERM under load: requests begun before it are answered, no connection i
     const code = await server.exited;
     const visited = await visits.stop();
     const apiOutcomes = await api.stop();
+    stalls.stop();
 
     assert.equal(code, 0, `exit code on SIGTERM\n${server.output().slice(-3000)}`);
     // Answered after the signal, so each tells its keep-alive client that the connection closes.
@@ -169,11 +196,25 @@ test('SIGTERM under load: requests begun before it are answered, no connection i
     assert.equal(await idle.ended, 'end', 'an idle keep-alive connection is closed cleanly, not reset');
     // The load's own requests: answered as usual, or refused once the listener is closed
     // (ECONNREFUSED: a connection the server never accepted). Never a reset, a closed socket or a
-    // 503 for a request sent on a connection the server had accepted.
+    // 503 for a request sent on a connection the server had accepted, with one exception that no
+    // HTTP/1.1 server can avoid (ADR 0157): a keep-alive connection idle for the server's whole
+    // second of grace is closed, and a client that only then writes on it (this process, stalled
+    // that long by a loaded machine) finds it closed, which a browser retries (RFC 9112 9.3.1).
+    // So such failures pass only when this process was stalled for at least that second.
+    const stalledMs = stalls.longestMs;
+    const keepAliveRace = (k: string) => stalledMs >= DRAIN_GRACE_MS && /other side closed|ECONNRESET/.test(k);
     const visitTally = tally(visited);
-    for (const k of Object.keys(visitTally)) assert.ok(k === '302' || /ECONNREFUSED/.test(k), `visit outcome ${k}: ${JSON.stringify(visitTally)}`);
+    for (const k of Object.keys(visitTally)) {
+      assert.ok(k === '302' || /ECONNREFUSED/.test(k) || keepAliveRace(k), `visit outcome ${k}: ${JSON.stringify(visitTally)}; this process stalled at most ${stalledMs.toFixed(0)} ms`);
+    }
+    // The race closes a connection once: at most one such failure per connection of the load.
+    const raced = (outcomes: unknown[]) => outcomes.filter((o) => o instanceof Error && keepAliveRace(o.message)).length;
+    assert.ok(raced(visited) <= 30, `at most one closed connection per visiting client: ${raced(visited)}`);
+    assert.ok(raced(apiOutcomes) <= 3, `at most one closed connection per API client: ${raced(apiOutcomes)}`);
     const apiTally = tally(apiOutcomes);
-    for (const k of Object.keys(apiTally)) assert.ok(k === '201' || /ECONNREFUSED/.test(k), `API outcome ${k}: ${JSON.stringify(apiTally)}`);
+    for (const k of Object.keys(apiTally)) {
+      assert.ok(k === '201' || /ECONNREFUSED/.test(k) || keepAliveRace(k), `API outcome ${k}: ${JSON.stringify(apiTally)}; this process stalled at most ${stalledMs.toFixed(0)} ms`);
+    }
     // The load ran across the signal: requests it had in flight then were answered.
     assert.ok(visited.slice(visitsAtSignal).includes(302), `visits in flight at the signal are answered: ${JSON.stringify(tally(visited.slice(visitsAtSignal)))}`);
     assert.ok(apiOutcomes.slice(apiAtSignal).includes(201), `API requests in flight at the signal are answered: ${JSON.stringify(tally(apiOutcomes.slice(apiAtSignal)))}`);
