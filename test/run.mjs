@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test [-- <file|folder|pattern>... [--test-name-pattern=...]]`: builds (incrementally), then
-// runs the chosen *.test.ts files with node's test runner; with no argument, every one. A pattern
+// `npm test [-- <file|folder|pattern>... [--except=<folder>]... [--test-name-pattern=...]]`: builds
+// (incrementally), then runs the chosen *.test.ts files with node's test runner; with no argument,
+// every one. A pattern
 // that is neither a file nor a folder picks every test file whose path contains it
 // (`npm test -- link-health`). Flags starting with `--test-` go to node's runner.
 //
@@ -19,7 +20,9 @@ import { startServer } from './helpers/start-server.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
 const runnerFlags = argv.filter((a) => a.startsWith('--test-'));
-const selectors = argv.filter((a) => !a.startsWith('--test-'));
+// `--except=<folder>` leaves a folder's files out (CI runs the tiers that need no database once).
+const excepted = argv.filter((a) => a.startsWith('--except=')).map((a) => relative(root, resolve(process.cwd(), a.slice('--except='.length))) + sep);
+const selectors = argv.filter((a) => !a.startsWith('--test-') && !a.startsWith('--except='));
 
 const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
@@ -45,7 +48,7 @@ function select(selector) {
   const needle = selector.split('/').join(sep);
   return everyTest.filter((f) => f.includes(needle));
 }
-const files = selectors.length ? [...new Set(selectors.flatMap((s) => {
+const chosen = selectors.length ? [...new Set(selectors.flatMap((s) => {
   const found = select(s);
   if (!found.length) {
     process.stderr.write(`npm test: no test file matches ${JSON.stringify(s)}\n`);
@@ -53,6 +56,7 @@ const files = selectors.length ? [...new Set(selectors.flatMap((s) => {
   }
   return found;
 }))] : everyTest.filter((f) => !OWN_TIER.some((d) => f.startsWith(d)));
+const files = chosen.filter((f) => !excepted.some((d) => f.startsWith(d)));
 
 /** Unit and in-process tests start what they need; the rest talk to the run's server. */
 const SELF_CONTAINED = ['shared/src/', 'server/src/', 'cli/src/', 'test/in-process/'].map((d) => d.split('/').join(sep));
