@@ -200,12 +200,13 @@ test('a rate-limited run waits for the window and completes; --no-retry fails at
     // has to wait once at least. (Left to chance, a fast host could split it over two windows.)
     const v2 = file('rl2.json', JSON.stringify(slugs.map((slug) => ({ slug, url: `https://example.com/${slug}`, title: 'v2' }))));
     await spendWindow(api, `/v1/workspaces/${ws.id}`);
-    const started = Date.now();
     const updated = await cli.run(['links', 'apply', '-f', v2, '--json'], { env });
     assert.equal(updated.code, 0, updated.stderr);
-    assert.match(updated.stderr, /Rate limited: retrying in \d+ s/);
+    // It waits for each window it needs, and no more: the spent one, then at most one for the
+    // 5 updates past the next window's 20 (and one more should a window's 20 fall short).
+    const waits = updated.stderr.match(/Rate limited: retrying in \d+ s/g) ?? [];
+    assert.ok(waits.length >= 1 && waits.length <= 3, updated.stderr);
     assert.equal(updated.stdout.trim().split('\n').filter((l) => JSON.parse(l).success).length, 25);
-    assert.ok(Date.now() - started < 30_000);
     const { data: links } = await api.call('listLinks', { params: { workspaceId: ws.id }, query: { limit: 100 } }).catch(async () => {
       await new Promise((r) => setTimeout(r, 6500));
       return api.call('listLinks', { params: { workspaceId: ws.id }, query: { limit: 100 } });
@@ -214,12 +215,10 @@ test('a rate-limited run waits for the window and completes; --no-retry fails at
 
     // Spend the window, then: --no-retry fails at once with the 429; the default waits and succeeds.
     await spendWindow(api, `/v1/workspaces/${ws.id}`);
-    const t0 = Date.now();
     const failed = await cli.run(['links', 'list', '--no-retry'], { env });
     assert.equal(failed.code, 1);
     assert.match(failed.stderr, /RATE_LIMIT_EXCEEDED/);
-    assert.doesNotMatch(failed.stderr, /retrying/);
-    assert.ok(Date.now() - t0 < 5000);
+    assert.doesNotMatch(failed.stderr, /retrying/, 'fails at once, with no wait');
     await spendWindow(api, `/v1/workspaces/${ws.id}`);
     const waited = await cli.run(['links', 'list', '--json'], { env });
     assert.equal(waited.code, 0, waited.stderr);
