@@ -57,7 +57,7 @@ after(async () => {
 /** A fresh context (no cookies) whose requests come from `ip`: lockouts are per visitor. */
 async function visitorPage(ip: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': ip } });
-  context.setDefaultTimeout(5_000);
+  context.setDefaultTimeout(10_000); // as every browser test: a wait, not a speed check
   return { context, page: await context.newPage() };
 }
 
@@ -72,7 +72,7 @@ async function submit(page: Page, password: string): Promise<Response> {
   return response;
 }
 
-test('the form hides the destination; wrong → 401 with an error; right → cookie and the destination', { timeout: 20_000 }, async () => {
+test('the form hides the destination; wrong → 401 with an error; right → cookie and the destination', { timeout: 40_000 }, async () => {
   const { context, page } = await visitorPage('198.51.100.7');
   try {
     const first = await page.goto(link.shortUrl);
@@ -113,7 +113,7 @@ test('the form hides the destination; wrong → 401 with an error; right → coo
   }
 });
 
-test('5 wrong passwords in a fresh context → the lockout page (429)', { timeout: 20_000 }, async () => {
+test('5 wrong passwords in a fresh context → the lockout page (429)', { timeout: 40_000 }, async () => {
   const { context, page } = await visitorPage('203.0.113.9');
   try {
     await page.goto(link.shortUrl);
