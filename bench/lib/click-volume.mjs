@@ -8,6 +8,7 @@ import { loadavg } from 'node:os';
 import { Pool } from 'undici';
 import { metricValue, seedLinks, startBaseline, startHop, pick, randomVisits, USER_AGENTS } from './servers.mjs';
 import { load } from './measure.mjs';
+import { cpuMeter } from './cpu.mjs';
 
 const percentile = (xs, p) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -90,12 +91,16 @@ export async function clickVolume({ env, rate, seconds, drainLimitS = 120, nodeA
 }
 
 /**
- * The redirect's own ratio to the bare 302 while its clicks are delivered: rounds of visits at
- * full speed (autocannon) to links whose workspace has a `link.clicked` webhook to a loopback
- * receiver, the webhook active in one round and disabled in the next, each round after one of the
- * bare Fastify's. Reports both ratios and the deliveries the active rounds made.
+ * The redirect's own ratio to the bare 302 while its clicks are delivered: pairs of rounds of
+ * visits at full speed (autocannon) to links whose workspace has a `link.clicked` webhook to a
+ * loopback receiver, the webhook active in one round of a pair and disabled in the other (the
+ * order alternating from pair to pair, so a drift of the machine's load favours neither), each
+ * Hop round right after one of the bare Fastify's. A pair's fall is its disabled round's ratio less
+ * its active round's; the median over the pairs is the figure (one round that another process
+ * disturbed moves it little). CPU time a redirect, Hop's process and PostgreSQL's (`postgres`: the
+ * database's name), is counted twice: during the round, and until its clicks were all delivered.
  */
-export async function redirectWhileDelivering({ env, rounds = 2, seconds = 8 }) {
+export async function redirectWhileDelivering({ env, postgres, pairs = 5, seconds = 5 }) {
   let received = 0;
   const receiver = createServer((req, res) => {
     req.resume();
@@ -137,23 +142,32 @@ export async function redirectWhileDelivering({ env, rounds = 2, seconds = 8 }) 
     await load({ url: baseline.url, requests: warm, duration: 2 });
     // The warm-up's clicks (the webhook is active from its creation) are delivered before the rounds.
     await quiet();
-    const runs = { on: [], off: [] };
-    for (let i = 0; i < rounds; i++) {
-      for (const active of [true, false]) {
+    const runs = { on: [], off: [], falls: [] };
+    for (let i = 0; i < pairs; i++) {
+      const pair = {};
+      for (const active of i % 2 === 0 ? [true, false] : [false, true]) {
         // Each round ends once its clicks are delivered (quiet, below): a disabled webhook would hold its backlog.
         await setActive(active);
         const b = await load({ url: baseline.url, requests: randomVisits(slugs), duration: seconds });
         const before = received;
+        const meter = cpuMeter({ pids: [hop.child.pid], postgres });
         const h = await load({ url: hop.url, requests: randomVisits(slugs), duration: seconds });
+        const during = meter.read();
         const delivered = received - before;
         const loadAverage = loadavg()[0];
         const ended = Date.now();
         await quiet();
-        (active ? runs.on : runs.off).push({
+        const all = meter.stop();
+        const perRedirect = (c) => ((c.own + c.postgres) * 1000) / h.total;
+        const run = {
           loadAverage, ratio: h.rps / b.rps, rps: h.rps, baseline: b.rps, delivered, failed: h.errors + h.non2xx3xx,
           redirects: h.total, after: received - before - delivered, caughtUpSeconds: (Date.now() - ended) / 1000 - 1,
-        });
+          cpuDuringUs: perRedirect(during), cpuAllUs: perRedirect(all),
+        };
+        (active ? runs.on : runs.off).push(run);
+        pair[active ? 'on' : 'off'] = run;
       }
+      runs.falls.push(pair.off.ratio - pair.on.ratio);
     }
     return runs;
   } finally {

@@ -61,15 +61,14 @@ export function cpuMeter({ pids = [], postgres = false }) {
   const started = new Map();
   const pgPids = () => (postgres ? postgresPids(postgres) : []);
   for (const pid of [...pids, ...pgPids()]) started.set(pid, cpuMsOf(pid));
-  return {
-    /** CPU milliseconds used since the start: by the processes, and by PostgreSQL. */
-    stop() {
-      const used = (pid) => Math.max(0, cpuMsOf(pid) - (started.get(pid) ?? 0));
-      const own = pids.reduce((s, p) => s + used(p), 0);
-      // Backends that ended before the stop are not counted (their last figure is gone); those
-      // that began after the start count all their time.
-      const pg = pgPids().reduce((s, p) => s + used(p), 0);
-      return { own, postgres: pg };
-    },
+  /** CPU milliseconds used since the start: by the processes, and by PostgreSQL. */
+  const read = () => {
+    const used = (pid) => Math.max(0, cpuMsOf(pid) - (started.get(pid) ?? 0));
+    const own = pids.reduce((s, p) => s + used(p), 0);
+    // Backends that ended before the reading are not counted (their last figure is gone); those
+    // that began after the start count all their time.
+    const pg = pgPids().reduce((s, p) => s + used(p), 0);
+    return { own, postgres: pg };
   };
+  return { read, stop: read };
 }

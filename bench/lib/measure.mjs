@@ -19,6 +19,16 @@ export async function load(opts) {
 
 export const fmt = (n, d = 0) => Number(n).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
+/** The text of a section of docs/performance.md as last written ('' when there is none). */
+export function readSection(title) {
+  const file = join(root, 'docs', 'performance.md');
+  const doc = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const start = doc.indexOf(`\n## ${title}\n`);
+  if (start < 0) return '';
+  const next = doc.indexOf('\n## ', start + 4);
+  return doc.slice(start + `\n## ${title}\n`.length, next >= 0 ? next : undefined).trim();
+}
+
 /** Replaces this benchmark's section of docs/performance.md with a fresh table. */
 export function writeSection(title, markdown) {
   // HOP_BENCH_WRITE=0: a trial run (a patched build, a profile) prints its figures and leaves the file alone.
