@@ -12,7 +12,7 @@
 //   a link.clicked webhook, on PostgreSQL and on the embedded database: deliveries a second, lag
 //   p50/p99 during the load, drain time after it; and the redirect's ratio to a bare 302 at full
 //   speed with the webhook active (its clicks delivered meanwhile) and disabled.
-// Usage: node bench/webhook-dispatch.mjs   (HOP_BENCH_EVENTS=500, HOP_BENCH_CLICK_SECONDS=10 shorten
+// Usage: node bench/webhook-dispatch.mjs   (HOP_BENCH_EVENTS=500, HOP_BENCH_CLICK_SECONDS=10, HOP_BENCH_PAIRS=2 shorten
 // it while developing; HOP_BENCH_ONLY=backlog, clicks or redirect runs one part)
 import { createServer } from 'node:http';
 import { Agent, request } from 'undici';
@@ -22,8 +22,10 @@ import { clickVolume, redirectWhileDelivering } from './lib/click-volume.mjs';
 import { fmt, readSection, writeSection } from './lib/measure.mjs';
 import { cpuMeter } from './lib/cpu.mjs';
 
-const EVENTS = Number(process.env.HOP_BENCH_EVENTS ?? 3_000);
-const LATENCY_SAMPLES = Math.max(50, Math.round(EVENTS / 15));
+// A backlog this deep is drained at the dispatcher's steady pace: the fresh process's start (its
+// thread, its cold code, each host's concurrency growing from 4) is a few hundred of its deliveries.
+const EVENTS = Number(process.env.HOP_BENCH_EVENTS ?? 20_000);
+const LATENCY_SAMPLES = Math.max(50, Math.min(200, Math.round(EVENTS / 15)));
 const ROUNDS = 2;
 const CONCURRENCY = 64;
 const ONLY = process.env.HOP_BENCH_ONLY;
@@ -226,7 +228,7 @@ if (ONLY !== 'backlog') {
   const redirectPg = freshPostgres();
   let redirect;
   try {
-    redirect = await redirectWhileDelivering({ env: { DATABASE_URL: redirectPg.url, HOP_ALLOW_PRIVATE_URLS: '1', HOP_SECRET: SECRET }, postgres: redirectPg.name });
+    redirect = await redirectWhileDelivering({ env: { DATABASE_URL: redirectPg.url, HOP_ALLOW_PRIVATE_URLS: '1', HOP_SECRET: SECRET }, postgres: redirectPg.name, pairs: Number(process.env.HOP_BENCH_PAIRS ?? 5) });
   } finally {
     redirectPg.drop();
   }
