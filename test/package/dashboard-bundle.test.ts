@@ -37,10 +37,10 @@ function staticGraph(file: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
-// The links and link pages check nothing when they open: CSV import and bulk tagging are chunks
-// of their own, loaded when opened or shown, and the link form (rendered on the link page after
-// the rest) loads its check with the link schemas when it is first focused or sent.
-for (const name of ['links-list', 'link-detail', 'link-form']) {
+// The sign-in, links and link pages check nothing when they open: CSV import and bulk tagging are
+// chunks of their own, loaded when opened or shown, and the sign-in form and the link form (rendered
+// on the link page after the rest) load their check with its schema when first focused or sent.
+for (const name of ['login', 'links-list', 'link-detail', 'link-form']) {
   test(`the ${name} chunk and what it imports hold no zod`, () => {
     const chunk = readdirSync(join(dist, 'assets')).find((f) => f.startsWith(`${name}-`) && f.endsWith('.js'));
     assert.ok(chunk, `a ${name} chunk is built`);

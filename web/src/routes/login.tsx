@@ -1,9 +1,8 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { LoginBodySchema } from '@hop/shared/users';
 import { useLogin } from '../queries/auth.js';
 import { useSession } from '../session.js';
 import { useServerInfo } from '../queries/server.js';
-import { useCheckedForm } from '../use-checked-form.js';
+import { useLazyCheckedForm } from '../use-lazy-checked-form.js';
 import { Field } from '../components/field.js';
 import { ErrorAlert } from '../components/error-alert.js';
 import { nextPath } from '../next-path.js';
@@ -13,7 +12,8 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const signup = useServerInfo().data?.signup;
-  const { onSubmit, errors, alert, busy } = useCheckedForm(LoginBodySchema, {
+  // The form's check (zod and the schema) loads when the form is first used, not with the page.
+  const { onSubmit, preload, errors, alert, busy } = useLazyCheckedForm(() => import('@hop/shared/users').then((m) => m.LoginBodySchema), {
     read: (f) => ({ email: f.get('email'), password: f.get('password') }),
     mutation: useLogin(),
     onSuccess: (session) => {
@@ -25,7 +25,7 @@ export default function LoginPage() {
   return (
     <div className="narrow">
       <h1>Sign in to Hop</h1>
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={onSubmit} onFocus={preload} noValidate>
         <Field label="Email" name="email" type="email" autoComplete="username" required error={errors.email} />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required error={errors.password} />
         <ErrorAlert error={alert} />
