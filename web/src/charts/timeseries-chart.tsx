@@ -1,35 +1,40 @@
 import { useEffect, useRef } from 'react';
-import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
 
 export interface SeriesPoint { date: string; clicks: number; uniqueClicks: number }
 
+/** Runs `fn` once the browser is idle after the next paint. Returns what cancels it. */
+function afterPaint(fn: () => void): () => void {
+  let idle = 0;
+  const frame = requestAnimationFrame(() => {
+    idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 500 }) : window.setTimeout(fn, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    if (typeof cancelIdleCallback === 'function') cancelIdleCallback(idle); else clearTimeout(idle);
+  };
+}
+
 /**
- * Clicks and unique clicks per day, drawn by uPlot (a ~50 KB canvas chart library) in a chunk of
- * its own that loads only where a chart is shown. It follows its box's width, down to 360 px.
+ * Clicks and unique clicks per day. The box renders with the page, at its final height (see
+ * .chart), so nothing shifts when the plot arrives. The chart library then loads, and the plot is
+ * drawn, each in an idle moment after a paint: loading uPlot and drawing each take about as long as
+ * rendering the rest of the page, and done in the commit that shows the box they would make one
+ * long task of all three.
  */
-export default function TimeseriesChart({ points, label }: { points: SeriesPoint[]; label: string }) {
+export function TimeseriesChart({ points, label }: { points: SeriesPoint[]; label: string }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const xs = points.map((p) => Date.parse(`${p.date}T00:00:00Z`) / 1000);
-    const opts: uPlot.Options = {
-      width: Math.max(280, el.clientWidth),
-      height: 240,
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
-      series: [
-        {},
-        { label: 'Clicks', stroke: '#3b3bd6', width: 2, fill: 'rgba(59,59,214,0.08)' },
-        { label: 'Unique', stroke: '#1e6b35', width: 2 },
-      ],
-      axes: [{}, { size: 50 }],
-    };
-    const plot = new uPlot(opts, [xs, points.map((p) => p.clicks), points.map((p) => p.uniqueClicks)], el);
-    plot.root.querySelector('canvas')?.setAttribute('aria-hidden', 'true');
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, el.clientWidth), height: 240 }));
-    resize.observe(el);
-    return () => { resize.disconnect(); plot.destroy(); };
+    let cancel = () => {};
+    let remove = () => {};
+    let live = true;
+    cancel = afterPaint(() => {
+      void import('./draw-timeseries.js').then(({ drawTimeseries }) => {
+        if (live) cancel = afterPaint(() => { remove = drawTimeseries(el, points); });
+      });
+    });
+    return () => { live = false; cancel(); remove(); };
   }, [points]);
   return <div ref={box} className="chart" role="img" aria-label={label} />;
 }

@@ -1,9 +1,7 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import type { Analytics, BreakdownEntry } from '@hop/shared';
 import { SelectField, Field } from './field.js';
-import { Loading } from './states.js';
-
-const TimeseriesChart = lazy(() => import('../charts/timeseries-chart.js'));
+import { TimeseriesChart } from '../charts/timeseries-chart.js';
 
 export interface Range { days?: number; start?: string; end?: string }
 
@@ -63,9 +61,7 @@ export function AnalyticsView({ data, targetLabel }: { data: Analytics; targetLa
         {data.failedPasswordAttempts ? <div className="stat"><strong>{data.failedPasswordAttempts}</strong> failed password attempts</div> : null}
       </div>
       <p className="hint">{data.start} to {data.end} (UTC days)</p>
-      <Suspense fallback={<div className="chart"><Loading what="Loading chart" /></div>}>
-        <TimeseriesChart points={data.timeseries ?? []} label={`Clicks per day from ${data.start} to ${data.end}: ${data.totalClicks} in all`} />
-      </Suspense>
+      <TimeseriesChart points={data.timeseries ?? []} label={`Clicks per day from ${data.start} to ${data.end}: ${data.totalClicks} in all`} />
       <div className="breakdowns">
         <Breakdown title="Countries" rows={data.countries} />
         <Breakdown title="Devices" rows={data.devices} />
