@@ -39,9 +39,10 @@ export interface Database extends Queryable {
   /**
    * A short read a visitor waits for (a redirect's link lookup). On the embedded database it goes
    * ahead of every statement queued in the worker, jobs and click writes included, and waits at
-   * most for the statement (or the transaction) running now; on PostgreSQL it is a plain query.
+   * most for the statement (or the transaction) running now; on PostgreSQL it is a plain query
+   * (`prepare` as for `query`).
    */
-  urgent<T = Row>(text: string, params?: unknown[]): Promise<T[]>;
+  urgent<T = Row>(text: string, params?: unknown[], opts?: { prepare?: boolean }): Promise<T[]>;
   /**
    * Subscribes to NOTIFY on `channel`; resolves with an unsubscribe function. `onListen` runs on
    * every (re)connection: notifications sent while disconnected are lost, so callers resync there.
