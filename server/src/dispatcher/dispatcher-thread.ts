@@ -1,3 +1,4 @@
+import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { PlanModeName } from '../domain/plans/plan-mode.js';
@@ -19,7 +20,7 @@ export interface DispatcherThreadInput {
 /** What the main thread tells the dispatcher's thread. */
 export type ToDispatcherThread =
   | { kind: 'stop' }
-  /** How busy the main thread (the redirects) was over the last LOAD_EVERY_MS, 0 to 1. */
+  /** How much the redirects wanted the cores over the last LOAD_EVERY_MS, 0 to 1 (redirectLoad). */
   | { kind: 'load'; utilization: number };
 
 export type DispatcherThreadMessage =
@@ -74,10 +75,13 @@ export async function startDispatcherThread(input: DispatcherThreadInput, log: {
   // Where this process answers redirects, the thread hears how busy they keep the main thread: its
   // click event producer holds back while they want the cores (domain/events/click-event-loop.ts).
   let last = performance.eventLoopUtilization();
+  let lastCpu = machineCpu();
   const load = input.niceness > 0 ? setInterval(() => {
     const now = performance.eventLoopUtilization();
-    const { utilization } = performance.eventLoopUtilization(now, last);
+    const cpu = machineCpu();
+    const utilization = redirectLoad(performance.eventLoopUtilization(now, last).utilization, cpu, lastCpu);
     last = now;
+    lastCpu = cpu;
     worker.postMessage({ kind: 'load', utilization } satisfies ToDispatcherThread);
   }, LOAD_EVERY_MS).unref() : undefined;
   return {
@@ -92,4 +96,34 @@ export async function startDispatcherThread(input: DispatcherThreadInput, log: {
       await worker.terminate();
     },
   };
+}
+
+/** The machine's CPU time so far, idle and in all, over every core (milliseconds). */
+function machineCpu(): { idle: number; total: number } {
+  let idle = 0;
+  let total = 0;
+  for (const { times } of cpus()) {
+    idle += times.idle;
+    total += times.user + times.nice + times.sys + times.idle + times.irq;
+  }
+  return { idle, total };
+}
+
+/**
+ * Redirects that keep the main thread at least this busy are heavy traffic, not a trickle: on a
+ * machine with no core to spare they want the cores as much as a saturated event loop does.
+ */
+const HEAVY_UTILIZATION = 1 / 3;
+
+/**
+ * How much the redirects want the cores, 0 to 1: the main thread's event-loop utilization, or,
+ * under heavy traffic, the machine's busy share if higher. A main thread can sit below full
+ * utilization while the machine is saturated (its clients, the database and the deliveries share
+ * the cores), and every delivery made then is taken from the redirects.
+ */
+export function redirectLoad(utilization: number, now: { idle: number; total: number }, before: { idle: number; total: number }): number {
+  if (utilization < HEAVY_UTILIZATION) return utilization;
+  const total = now.total - before.total;
+  if (total <= 0) return utilization;
+  return Math.max(utilization, 1 - (now.idle - before.idle) / total);
 }
