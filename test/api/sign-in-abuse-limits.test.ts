@@ -9,6 +9,7 @@ import { randomAddress, signup } from '../helpers/api.js';
 import { ID_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from '@hop/shared';
 import { authorizeSession, CLI_CLIENT, deviceCode } from '../helpers/oauth.js';
 import { startServer } from '../helpers/start-server.mjs';
+import { awayFromWindowEdge } from '../helpers/rate-limit-window.js';
 import { scratchDir } from '../helpers/scratch-dir.mjs';
 
 let server: Awaited<ReturnType<typeof startServer>>;
@@ -33,6 +34,7 @@ async function devicePage(ip: string) {
 const wrongCode = (s: Awaited<ReturnType<typeof devicePage>>) => s.post({ csrf: s.csrf, action: 'code', user_code: 'BCDF-GHJK' });
 
 test('wrong device user codes: 5 a minute per address and per user, then 429 whatever the code', async () => {
+  await awayFromWindowEdge(); // the count to the limit within one minute's window
   const ip = randomAddress();
   const s = await devicePage(ip);
   for (let i = 0; i < 5; i++) assert.equal((await wrongCode(s)).status, 400, `wrong code ${i + 1}`);
@@ -58,6 +60,7 @@ test('wrong device user codes: 5 a minute per address and per user, then 429 wha
 });
 
 test('POST /device/code: 10 a minute per address and client, answered 429 slow_down with Retry-After', async () => {
+  await awayFromWindowEdge(); // the count to the limit within one minute's window
   const ip = randomAddress();
   const start = () => fetch(`${server.url}/v1/oauth/device/code`, {
     method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': ip }, body: `client_id=${CLI_CLIENT}`,
@@ -71,6 +74,7 @@ test('POST /device/code: 10 a minute per address and client, answered 429 slow_d
 });
 
 test('CI ID token exchanges: 60 a minute per address, answered 429 with Retry-After before the token is read', async () => {
+  await awayFromWindowEdge(); // the count to the limit within one minute's window
   const ip = randomAddress();
   const exchange = (from = ip) => fetch(`${server.url}/v1/oauth/token`, {
     method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': from },
@@ -87,6 +91,7 @@ test('CI ID token exchanges: 60 a minute per address, answered 429 with Retry-Af
 });
 
 test('metrics token guesses: 30 a minute per address, then 429 even for the right token', async () => {
+  await awayFromWindowEdge(); // the count to the limit within one minute's window
   const ip = randomAddress();
   const scrape = (token: string, from = ip) => fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': from } });
   for (let i = 0; i < 30; i++) assert.equal((await scrape(`guess-${i}`)).status, 401, `guess ${i + 1}`);

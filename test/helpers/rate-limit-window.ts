@@ -21,3 +21,14 @@ export async function spendWindow(api: HopClient, path: string, marginMs = 3000)
     await new Promise((r) => setTimeout(r, left + 50));
   }
 }
+
+/**
+ * Waits, when less than `marginMs` is left of the current fixed window of `windowMs` (windows
+ * start at multiples of their length, server/src/domain/rate-limits/rate-limiter.ts), for the
+ * next one to begin: a test that counts requests up to a limit must not have the count split by
+ * a window's end (a minute's 60 exchanges straddling it let the 61st through).
+ */
+export async function awayFromWindowEdge(windowMs = 60_000, marginMs = 15_000): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 50));
+}
