@@ -9,9 +9,9 @@ import { pendingClicks } from '../../domain/clicks/click-aggregation.js';
 import { registerLookupMetrics } from './lookup-metrics.js';
 
 /**
- * A gauge read from the database gets this long, then keeps its last value: /metrics answers while
- * the database stalls, which is when its other figures (the oldest link lookup's age, the click
- * write's) matter most.
+ * A gauge read from the database gets this long, then keeps its last value, and the request's
+ * rate-limit count gets as long: /metrics answers while the database stalls, which is when its
+ * other figures (the oldest link lookup's age, the click write's) matter most.
  */
 const DATABASE_GAUGE_MS = 1000;
 
@@ -204,7 +204,7 @@ export async function metricsRoutes(app: FastifyInstance, opts: { metrics: Metri
   app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     if (!token) return sendError(reply, 'NOT_FOUND', 'no route GET /metrics', { resource: 'route' });
-    await limitMetrics(opts.services, req, reply);
+    await limitMetrics(opts.services, req, reply, DATABASE_GAUGE_MS);
     const bearer = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
     if (!bearer || !sameToken(bearer, token)) {
       reply.header('www-authenticate', 'Bearer realm="metrics"');

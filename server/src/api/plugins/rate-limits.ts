@@ -67,7 +67,10 @@ export async function limitAdmin(services: Services, req: FastifyRequest, reply:
   if (counted(services)) apply(await services.rateLimits.consumeAdminAttempt(req.ip), reply, Date.now());
 }
 
-/** `GET /metrics`, per address, before its token is compared: a token is guessed no faster than a key. */
-export async function limitMetrics(services: Services, req: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (counted(services)) apply(await services.rateLimits.consumeMetricsAttempt(req.ip), reply, Date.now());
+/**
+ * `GET /metrics`, per address, before its token is compared: a token is guessed no faster than a
+ * key. The count waits for the counter store at most `waitMs`, so that a stalled database never holds /metrics up.
+ */
+export async function limitMetrics(services: Services, req: FastifyRequest, reply: FastifyReply, waitMs: number): Promise<void> {
+  if (counted(services)) apply(await services.rateLimits.consumeMetricsAttempt(req.ip, waitMs), reply, Date.now());
 }

@@ -205,10 +205,22 @@ export function createRateLimitsService(deps: {
       return limiter.consume(buckets(`admin:${addressKey(ip)}`, ANONYMOUS_LIMITS));
     },
 
-    /** Counts a `GET /metrics` per address before its token is compared, as operator requests are. */
-    async consumeMetricsAttempt(ip: string): Promise<Decision> {
+    /**
+     * Counts a `GET /metrics` per address before its token is compared, as operator requests are.
+     * /metrics must answer while the database stalls, which is when its figures matter most: a
+     * count the counter store has not answered within `waitMs` lets the request through, as a
+     * store that is down does (the count still lands once the store answers).
+     */
+    async consumeMetricsAttempt(ip: string, waitMs: number): Promise<Decision> {
       if (!settings.enabled) return allow;
-      return limiter.consume(buckets(`metrics:${addressKey(ip)}`, ANONYMOUS_LIMITS));
+      const counting = limiter.consume(buckets(`metrics:${addressKey(ip)}`, ANONYMOUS_LIMITS));
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<Decision>((resolve) => (timer = setTimeout(resolve, waitMs, allow)));
+      try {
+        return await Promise.race([counting, late]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
 
     /** Counts a device authorization started from this address by this client. */
