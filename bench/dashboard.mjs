@@ -57,7 +57,7 @@ try {
   const m = Object.fromEntries(Object.entries(times).map(([k, xs]) => [k, median(xs)]));
   const kb = (n) => fmt(n / 1024, 1);
   const lines = [
-    `Initial JavaScript: the ${b.files} scripts the HTML names (entry and modulepreloads), as served gzipped; pages, the chart (uPlot) and the QR designer load later, on demand. First loads in headless Chromium on loopback, a new browser context (cold cache) each time, ${RUNS} of each alternating; medians.`,
+    `Initial JavaScript: the ${b.files} scripts the HTML names (entry and modulepreloads), as served gzipped; pages, the QR designer and the CSV parser and writer load later, on demand. First loads in headless Chromium on loopback, a new browser context (cold cache) each time, ${RUNS} of each alternating; medians.`,
     '',
     `| initial JavaScript | raw | gzipped | budget |`,
     '|---|---|---|---|',
