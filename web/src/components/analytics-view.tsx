@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Analytics, BreakdownEntry } from '@hop/shared';
 import { SelectField, Field } from './field.js';
 import { TimeseriesChart } from '../charts/timeseries-chart.js';
+import { useStaged } from './staged.js';
 
 export interface Range { days?: number; start?: string; end?: string }
 
@@ -52,6 +53,8 @@ function Breakdown({ title, rows, label = (k) => k }: { title: string; rows: Bre
  */
 export function AnalyticsView({ data, targetLabel }: { data: Analytics; targetLabel?: (key: string) => string }) {
   const smart = data.targets?.some((t) => t.key !== 'default');
+  // The totals and the chart first, the breakdowns (six tables) in a commit of their own.
+  const stage = useStaged(2);
   return (
     <>
       <div className="stats">
@@ -62,14 +65,14 @@ export function AnalyticsView({ data, targetLabel }: { data: Analytics; targetLa
       </div>
       <p className="hint">{data.start} to {data.end} (UTC days)</p>
       <TimeseriesChart points={data.timeseries ?? []} label={`Clicks per day from ${data.start} to ${data.end}: ${data.totalClicks} in all`} />
-      <div className="breakdowns">
+      {stage >= 2 ? <div className="breakdowns">
         <Breakdown title="Countries" rows={data.countries} />
         <Breakdown title="Devices" rows={data.devices} />
         <Breakdown title="Browsers" rows={data.browsers} />
         <Breakdown title="Operating systems" rows={data.os} />
         <Breakdown title="Referrers" rows={data.referrers} />
         {smart || targetLabel ? <Breakdown title="Targets" rows={data.targets} label={targetLabel} /> : null}
-      </div>
+      </div> : null}
     </>
   );
 }

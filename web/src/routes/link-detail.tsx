@@ -14,6 +14,7 @@ import { AnalyticsView, RangePicker, type Range } from '../components/analytics-
 import { LinkQrCodes } from '../components/link-qr-codes.js';
 import { targetLabel } from '../link-form/targets.js';
 import { useConfirm } from '../components/confirm.js';
+import { useStaged } from '../components/staged.js';
 
 // The edit form, below the fold, checks its fields with the link schemas (zod, built when their
 // module loads): its chunk loads after the rest of the page has rendered, and a Suspense retry
@@ -69,6 +70,8 @@ function LinkDetail({ workspace, userId }: { workspace: Workspace; userId?: stri
   const deleteLink = useDeleteLink(workspace.id);
   // Said here, not in the form: a saved link is a new form (keyed by updatedAt).
   const [saved, setSaved] = useState(false);
+  // The summary first, then the analytics, the QR codes and the edit form, a commit each.
+  const stage = useStaged(link ? 4 : 1);
   if (q.isLoading || (q.data && !link)) return <Loading what="Loading link" />;
   if (!link) return <ErrorAlert error={q.error ?? new Error('No such link')} />;
   const editable = mayChange({ role: workspace.role, userId }, link);
@@ -90,9 +93,9 @@ function LinkDetail({ workspace, userId }: { workspace: Workspace; userId?: stri
         <dt>Total</dt><dd><span data-testid="link-clicks">{link.clicks}</span> clicks</dd>
         <Health workspace={workspace} link={link} />
       </dl>
-      <LinkAnalytics workspace={workspace} link={link} />
-      <LinkQrCodes workspace={workspace} link={link} />
-      <section aria-labelledby="edit-heading">
+      {stage >= 2 ? <LinkAnalytics workspace={workspace} link={link} /> : <div className="pending-block" />}
+      {stage >= 3 ? <LinkQrCodes workspace={workspace} link={link} /> : null}
+      {stage >= 4 ? <section aria-labelledby="edit-heading">
         <h2 id="edit-heading">Edit</h2>
         {saved ? <p role="status" className="status-ok">Saved.</p> : null}
         {editable ? (
@@ -101,7 +104,7 @@ function LinkDetail({ workspace, userId }: { workspace: Workspace; userId?: stri
           </Suspense>
         )
           : <p className="hint">Your role cannot change this link.</p>}
-      </section>
+      </section> : null}
     </Page>
   );
 }
