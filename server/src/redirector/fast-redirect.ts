@@ -74,7 +74,8 @@ export function createFastRedirect(deps: RedirectorDeps & { hostDomains: HostDom
       const domain = hostDomains.domainForHost(hostnameOf(req));
       if (domain === undefined) return false;
       const link = cache.peek(domain, slug);
-      const now = clock.now().getTime();
+      const at = clock.now();
+      const now = at.getTime();
       // Anything but a link served as it stands (a password, a limit, expired) is the router's.
       if (!link || servable(link, now) !== 'active') return false;
       const salt = salts.current(now);
@@ -95,7 +96,7 @@ export function createFastRedirect(deps: RedirectorDeps & { hostDomains: HostDom
       const agent = agentOf(req.headers['user-agent'] ?? '');
       recorder.enqueue({
         salt, link, from: LINK, ip, headers: req.headers, isBot: agent.isBot, agent, counted: false,
-        target: choice?.target, destination: choice?.url, facts: choice?.facts, at: now,
+        target: choice?.target, destination: choice?.url, facts: choice?.facts, at,
       });
       res.end();
       served++;

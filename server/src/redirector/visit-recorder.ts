@@ -30,8 +30,8 @@ export interface AnsweredVisit {
   destination?: string;
   /** What a smart link's choice already worked out of this visitor, not to be worked out again. */
   facts?: Pick<VisitorFacts, 'visitor' | 'country'>;
-  /** When it was answered (milliseconds); the clock's time unless given. */
-  at?: number;
+  /** When it was answered; the clock's time unless given (the redirect's own reading: one Date a visit, not two). */
+  at?: Date;
 }
 
 /**
@@ -56,7 +56,7 @@ export function createVisitRecorder(deps: { clicks: ClickPipeline; salts: Visito
         workspaceId: link.workspaceId,
         qrId: v.from.qrId,
         source: v.from.source,
-        at: v.at === undefined ? clock.now() : new Date(v.at),
+        at: v.at ?? clock.now(),
         visitorHash: v.facts?.visitor ?? salts.visitorHashWith(v.salt, ip, userAgent),
         country: v.facts?.country ?? (geoHeader ? countryFromHeader(headers[geoHeader]) : geo.country(ip)),
         city: null,

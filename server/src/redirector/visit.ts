@@ -120,11 +120,11 @@ export function createRedirector(deps: RedirectorDeps) {
       }
     }
     const salt = await salts.today();
-    const now = clock.now().getTime();
-    const choice = deps.smart.choose(link, salt, req.ip, req.headers, now);
+    const at = clock.now();
+    const choice = deps.smart.choose(link, salt, req.ip, req.headers, at.getTime());
     if (counts) {
       recorder.enqueue({
-        salt, link, from, ip: req.ip, headers: req.headers, isBot, counted, target: choice?.target, destination: choice?.url, facts: choice?.facts, at: now,
+        salt, link, from, ip: req.ip, headers: req.headers, isBot, counted, target: choice?.target, destination: choice?.url, facts: choice?.facts, at,
       });
     }
     return redirect(reply, withVisitQuery(choice ? choice.url : link.url, req.url));
