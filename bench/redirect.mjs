@@ -2,7 +2,7 @@
 // Redirect throughput: Hop (click recording on, 10k links, realistic user agents and referrers)
 // against a bare Fastify answering a fixed 302, measured alternately in the same run.
 // Usage: node bench/redirect.mjs [postgres|embedded]   (default postgres)
-import { fastPathVisits, freshPostgres, metricValue, randomVisits, seedLinks, startBaseline, startHop, USER_AGENTS } from './lib/servers.mjs';
+import { fastPathVisits, freshPostgres, metricValue, metricValues, randomVisits, seedLinks, startBaseline, startHop, USER_AGENTS } from './lib/servers.mjs';
 import { fmt, load, writeSection } from './lib/measure.mjs';
 import { cpuMeter } from './lib/cpu.mjs';
 import { startClickStream } from './lib/click-stream.mjs';
@@ -21,7 +21,7 @@ const loadAverage = () => loadavg().map((n) => n.toFixed(1)).join(', ');
 async function settled(url, names, what, everyMs = 100) {
   const start = Date.now();
   for (;;) {
-    const values = await Promise.all(names.map((n) => metricValue(url, n)));
+    const values = await metricValues(url, names);
     if (values.every((v) => (v ?? 0) === 0)) return;
     if (Date.now() - start > 300_000) throw new Error(`visits still not ${what} 300 s after the round`);
     await new Promise((r) => setTimeout(r, everyMs));

@@ -26,9 +26,19 @@ export const METRICS_AUTH = { authorization: `Bearer ${METRICS_TOKEN}` };
 
 /** A gauge or counter without labels from a server's /metrics; null when it is not there (or the server is not answering). */
 export async function metricValue(url, name) {
+  return (await metricValues(url, [name]))[0];
+}
+
+/**
+ * Several gauges or counters from one scrape: a scrape is the server's CPU too, and a benchmark
+ * that counts the server's CPU should not pay for one per metric.
+ */
+export async function metricValues(url, names) {
   const text = await fetch(`${url}/metrics`, { headers: METRICS_AUTH }).then((r) => r.text()).catch(() => '');
-  const m = new RegExp(`^${name} (\\d+)`, 'm').exec(text);
-  return m ? Number(m[1]) : null;
+  return names.map((name) => {
+    const m = new RegExp(`^${name} (\\d+)`, 'm').exec(text);
+    return m ? Number(m[1]) : null;
+  });
 }
 
 /** Visits answered on the redirector's fast path so far (NaN when the counter cannot be read). */
