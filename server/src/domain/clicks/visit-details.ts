@@ -122,11 +122,14 @@ const GEO_RECORDS = 10_000;
  * A dotted IPv4 address, nearly every visit's, walks the file's search tree here rather than
  * through the reader: the reader splits the address into strings and parses each, builds arrays
  * for the address and its answer, and decodes the record through its cache at every visit, which
- * took longer than the rest of a visit's record together (issue 38). The walk reads the same tree
+ * took longer than the rest of a visit's record together. The walk reads the same tree
  * (MaxMind DB format, "Search Tree Section"), and the country of each record it ends at is kept by
  * the record's place in the file (as the reader's cache keeps records, never an address), so
  * after the first visits a lookup is the walk and one map read. Anything else (IPv6, an address
  * that does not parse) goes through the reader as before.
+ *
+ * A server listening on both IPv4 and IPv6 (HOST=::) sees an IPv4 visitor as `::ffff:a.b.c.d`,
+ * which this database places nowhere: the country is the IPv4 address's.
  */
 export function createGeoLookup(path?: string) {
   let reader: Reader<CountryResponse & { country_code?: string }> | null | undefined;
@@ -150,8 +153,9 @@ export function createGeoLookup(path?: string) {
     return code ? code.toUpperCase() : null;
   }
   return {
-    country(ip: string): string | null {
+    country(address: string): string | null {
       try {
+        const ip = address.startsWith('::ffff:') && ipv4(address.slice(7)) >= 0 ? address.slice(7) : address;
         const rd = open();
         if (!rd) return null;
         const v4 = tree ? ipv4(ip) : -1;
