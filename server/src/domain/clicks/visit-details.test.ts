@@ -59,26 +59,26 @@ test('addresses the walk leaves to the reader get its answer too', () => {
 test('an IPv4 visitor of a dual-stack listener (::ffff:a.b.c.d) gets its IPv4 address\'s country', () => {
   const geo = createGeoLookup();
   for (const ip of ['8.8.8.8', '81.2.69.160', '1.1.1.1', '127.0.0.1']) assert.equal(geo.country(`::ffff:${ip}`), readersAnswer(ip), ip);
-  assert.ok(geo.country('::ffff:81.2.69.160'), 'a public address has a country');
+  assert.ok(geo.country('::ffff:81.2.69.160'), 'a public address has a country'); // no-egress-check: looked up in the country file, never contacted
   assert.equal(geo.country('::ffff:1.2.3'), readersAnswer('::ffff:1.2.3'));
 });
 
 test('a dotted IPv4 address as a number; anything else is -1', () => {
-  assert.equal(ipv4('1.2.3.4'), 0x01020304);
+  assert.equal(ipv4('1.2.3.4'), 0x01020304); // no-egress-check: parsed, never contacted
   assert.equal(ipv4('255.255.255.255'), 0xffffffff);
   assert.equal(ipv4('0.0.0.0'), 0);
-  for (const s of ['01.2.3.4', '1.2.3', '1.2.3.4.', '.1.2.3', '256.0.0.0', '1.2.3.4 ', '+1.2.3.4', '::1', '1.2.3.1000']) assert.equal(ipv4(s), -1, s);
+  for (const s of ['01.2.3.4', '1.2.3', '1.2.3.4.', '.1.2.3', '256.0.0.0', '1.2.3.4 ', '+1.2.3.4', '::1', '1.2.3.1000']) assert.equal(ipv4(s), -1, s); // no-egress-check: parsed, never contacted
 });
 
 test('a database that cannot be read gives no country', () => {
-  assert.equal(createGeoLookup('/nonexistent/geo.mmdb').country('8.8.8.8'), null);
+  assert.equal(createGeoLookup('/nonexistent/geo.mmdb').country('8.8.8.8'), null); // no-egress-check: looked up in no file, never contacted
 });
 
 /** What the referrer's origin was before the scan: the expression's match. */
 const ORIGIN = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#@\\]*(?=[/?#]|$)/;
 
 test("a referrer's origin is what the expression matched, on typical and odd referrers", () => {
-  for (const r of ['https://www.google.com/', 'https://t.co/abc', 'https://news.ycombinator.com/item?id=1', 'https://github.com/hop',
+  for (const r of ['https://www.google.com/', 'https://t.co/abc', 'https://news.ycombinator.com/item?id=1', 'https://github.com/hop', // no-egress-check: referrer values a visitor sends, parsed, never contacted
     'http://example.com', 'http://example.com:8080/x', 'https://', 'https:/', 'https', '', '//example.com/', 'https://user@example.com/',
     'https://exa\\mple.com/', 'android-app://com.google.android.gm/', 'a+b.c-d://h#f', '1http://x/', 'https://h?q', 'https://h#', 'é://x/']) {
     assert.equal(originOf(r), ORIGIN.exec(r)?.[0], JSON.stringify(r));
