@@ -228,7 +228,7 @@ if (ONLY !== 'backlog') {
   const redirectPg = freshPostgres();
   let redirect;
   try {
-    redirect = await redirectWhileDelivering({ env: { DATABASE_URL: redirectPg.url, HOP_ALLOW_PRIVATE_URLS: '1', HOP_SECRET: SECRET }, postgres: redirectPg.name, pairs: Number(process.env.HOP_BENCH_PAIRS ?? 5) });
+    redirect = await redirectWhileDelivering({ env: { DATABASE_URL: redirectPg.url, HOP_ALLOW_PRIVATE_URLS: '1', HOP_SECRET: SECRET }, postgres: redirectPg.name, pairs: Number(process.env.HOP_BENCH_PAIRS ?? 8) });
   } finally {
     redirectPg.drop();
   }
@@ -249,7 +249,7 @@ if (ONLY !== 'backlog') {
   const falls = redirect.falls;
   const redirectLines = [
     '',
-    `The redirect while its clicks are delivered (PostgreSQL, one Hop process, 50 links): ${falls.length} pairs of rounds of visits at full speed (50 connections, ${fmt(redirect.on[0] ? redirect.on.reduce((t, r) => t + r.redirects, 0) / redirect.on.length : 0)} redirects a round on average), the workspace's \`link.clicked\` webhook active in one round of a pair and disabled in the other, the order alternating, each round of Hop right after one of a bare Fastify answering a fixed 302. A pair's fall is its disabled round's ratio less its active round's; the figure is the median over the pairs (each pair's: ${falls.map((f) => fmt(f, 2)).join(', ')}). CPU a redirect: Hop's process and PostgreSQL's, during the round, and until its clicks were all produced and delivered. While the redirects keep its main thread busy, Hop's click event producer holds back and catches up once the load ends: "after it" counts the deliveries from the end of the round's load until every click was delivered, which the next column times.`,
+    `The redirect while its clicks are delivered (PostgreSQL, one Hop process, 50 links): ${falls.length} pairs of rounds of visits at full speed (50 connections, ${fmt(redirect.on[0] ? redirect.on.reduce((t, r) => t + r.redirects, 0) / redirect.on.length : 0)} redirects a round on average), the workspace's \`link.clicked\` webhook active in one round of a pair and disabled in the other, the order alternating, each round of Hop right after one of a bare Fastify answering a fixed 302. A pair's fall is its disabled round's ratio less its active round's; the figure is the median over the pairs (each pair's: ${falls.map((f) => fmt(f, 2)).join(', ')}). CPU a redirect: Hop's process and PostgreSQL's, during the round, and until its clicks were all produced, delivered and rolled up (each round starts once the last one's are, so no round pays for another's). While the redirects keep its main thread busy, Hop's click event producer holds back and catches up once the load ends: "after it" counts the deliveries from the end of the round's load until every click was delivered, and the next column times the last of them.`,
     '',
     '| webhook | Hop redirects/s | bare 302/s | ratio (median) | CPU a redirect, during the round | CPU a redirect, until delivered | deliveries during the round | after it | all delivered after the round | load |',
     '|---|---|---|---|---|---|---|---|---|---|',

@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import { Pool } from 'undici';
-import { metricValue, seedLinks, startBaseline, startHop, pick, randomVisits, USER_AGENTS } from './servers.mjs';
+import { metricValue, metricValues, seedLinks, startBaseline, startHop, pick, randomVisits, USER_AGENTS } from './servers.mjs';
 import { load } from './measure.mjs';
 import { cpuMeter } from './cpu.mjs';
 
@@ -100,12 +100,14 @@ export async function clickVolume({ env, rate, seconds, drainLimitS = 120, nodeA
  * disturbed moves it little). CPU time a redirect, Hop's process and PostgreSQL's (`postgres`: the
  * database's name), is counted twice: during the round, and until its clicks were all delivered.
  */
-export async function redirectWhileDelivering({ env, postgres, pairs = 5, seconds = 5 }) {
+export async function redirectWhileDelivering({ env, postgres, pairs = 8, seconds = 5 }) {
   let received = 0;
+  let lastArrival = 0;
   const receiver = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       received++;
+      lastArrival = Date.now();
       res.writeHead(204).end();
     });
   });
@@ -127,12 +129,16 @@ export async function redirectWhileDelivering({ env, postgres, pairs = 5, second
       // The producer reads who wants click events at each run: a moment for the change to be seen.
       await sleep(1_500);
     };
-    // Until every click is written and produced and a second passes without a delivery: the next
-    // round starts with an idle producer and dispatcher. While the redirects kept the cores busy the
-    // producer held back; the time this takes after an active round is the catch-up.
+    // Until every click is written, produced and rolled up and a second passes without a delivery:
+    // the next round starts with an idle producer, dispatcher and aggregation job. While the
+    // redirects kept the cores busy the producer held back; the time this takes after an active
+    // round is the catch-up. Without waiting for the roll-up, a round's clicks were rolled up
+    // during whichever round came next (the job lets clicks wait up to ten seconds), after a short
+    // catch-up (a disabled round) but not after a long one: each pair's order moved its fall.
     const quiet = async () => {
       for (let last = -1; ; await sleep(1_000)) {
-        const waiting = (await metricValue(hop.url, 'hop_click_buffer_depth')) + (await metricValue(hop.url, 'hop_click_events_pending'));
+        const waiting = (await metricValues(hop.url, ['hop_click_buffer_depth', 'hop_click_events_pending', 'hop_click_rollup_pending', 'hop_click_counters_pending']))
+          .reduce((t, v) => t + (v ?? 0), 0);
         if (waiting === 0 && received === last) return;
         last = received;
       }
@@ -161,7 +167,7 @@ export async function redirectWhileDelivering({ env, postgres, pairs = 5, second
         const perRedirect = (c) => ((c.own + c.postgres) * 1000) / h.total;
         const run = {
           loadAverage, ratio: h.rps / b.rps, rps: h.rps, baseline: b.rps, delivered, failed: h.errors + h.non2xx3xx,
-          redirects: h.total, after: received - before - delivered, caughtUpSeconds: (Date.now() - ended) / 1000 - 1,
+          redirects: h.total, after: received - before - delivered, caughtUpSeconds: Math.max(0, lastArrival - ended) / 1000,
           cpuDuringUs: perRedirect(during), cpuAllUs: perRedirect(all),
         };
         (active ? runs.on : runs.off).push(run);
