@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ASSIGNABLE_PLANS, HttpUrlSettingSchema, SIGNUP_MODES, type AssignablePlan, type SignupMode } from '@hop/shared';
+import { BUSY_PER_SECOND } from './domain/events/click-event-loop.js';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, 'must be host or host:port');
 /** A resolver address as node's dns accepts it: `ip`, `ip:port` or `[ipv6]:port`. */
@@ -84,6 +85,8 @@ export const EnvSchema = z.object({
   HOP_LINK_LOOKUP_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5_000),
   /** Links loaded into the redirect cache at start, most visited first (0: none; at most the cache's 50,000). */
   HOP_WARM_UP_LINKS: z.coerce.number().int().min(0).max(50_000).default(10_000),
+  /** link.clicked and qr.scanned events produced a second while redirects keep the cores busy. */
+  HOP_CLICK_EVENTS_WHILE_BUSY: z.coerce.number().int().min(1).max(1_000_000).default(BUSY_PER_SECOND),
 });
 
 export interface Config {
@@ -115,6 +118,7 @@ export interface Config {
   clickBufferMax: number;
   linkLookupTimeoutMs: number;
   warmUpLinks: number;
+  clickEventsWhileBusy: number;
   webhookRetryScale: number;
   expiryCheckMs: number;
   linkCheckMs: number;
@@ -167,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clickBufferMax: e.HOP_CLICK_BUFFER_MAX,
     linkLookupTimeoutMs: e.HOP_LINK_LOOKUP_TIMEOUT_MS,
     warmUpLinks: e.HOP_WARM_UP_LINKS,
+    clickEventsWhileBusy: e.HOP_CLICK_EVENTS_WHILE_BUSY,
     webhookRetryScale: e.HOP_WEBHOOK_RETRY_SCALE,
     expiryCheckMs: e.HOP_EXPIRY_CHECK_MS,
     linkCheckMs: e.HOP_LINK_CHECK_MS,

@@ -86,6 +86,7 @@ export async function main(): Promise<void> {
       databaseUrl: config.databaseUrl, secret: loadSecret(config), allowPrivateUrls: config.allowPrivateUrls,
       retryScale: config.webhookRetryScale, planMode: config.planMode,
       niceness: config.disabled.has('redirector') ? 0 : DISPATCHER_NICENESS, clickEventPollMs,
+      clickEventsWhileBusy: config.clickEventsWhileBusy,
     }, log);
   } else {
     if (runsDispatcher) {

@@ -15,6 +15,8 @@ export interface DispatcherThreadInput {
   niceness: number;
   /** How often the click event producer looks for new clicks (milliseconds). */
   clickEventPollMs: number;
+  /** Click events produced a second while the redirects want the cores (HOP_CLICK_EVENTS_WHILE_BUSY). */
+  clickEventsWhileBusy: number;
 }
 
 /** What the main thread tells the dispatcher's thread. */

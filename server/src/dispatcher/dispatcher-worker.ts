@@ -47,6 +47,7 @@ try {
     producer: createClickEventProducer({ db, outbox: createEventOutbox({ newId, plans }) }),
     pollMs: input.clickEventPollMs,
     load: input.niceness > 0 ? () => utilization : undefined,
+    busyPerSecond: input.clickEventsWhileBusy,
     log,
   });
   port.on('message', async (m: ToDispatcherThread) => {

@@ -1,9 +1,9 @@
 // The click event loop's decisions: a run as soon as clicks wait, runs back to back through a
 // backlog, growing only while the load is calm, and, while the redirects keep the process busy
-// (or before the first load report), small runs (the floor) only.
+// (or before the first load report), small runs (the busy rate) only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BUSY_FLOOR_PER_SECOND, BUSY_UTILIZATION, CALM_UTILIZATION, startClickEventLoop } from './click-event-loop.js';
+import { BUSY_PER_SECOND, BUSY_UTILIZATION, CALM_UTILIZATION, FIRST_RUN, startClickEventLoop } from './click-event-loop.js';
 import type { ClickEventProducer, ProducerRun } from './click-event-producer.js';
 
 /** A producer over a backlog of `waiting` clicks that records each run's limit. */
@@ -32,12 +32,12 @@ test('a backlog is produced in runs back to back, each twice the last, while the
   await until(() => b.left() === 0);
   await loop.stop();
   // No poll interval in between: the next run follows one that left more.
-  const f = BUSY_FLOOR_PER_SECOND;
+  const f = FIRST_RUN;
   assert.deepEqual(b.limits.slice(0, 4), [f, 2 * f, 4 * f, 8 * f]);
   assert.equal(b.limits.reduce((t, l) => t + Math.min(l ?? 0, 10_000), 0) >= 35_000, true);
 });
 
-test('while busy, each run takes at most the floor; once the load eases, runs grow again', async () => {
+test('while busy, each run takes at most the busy rate; once the load eases, runs grow again', async () => {
   const b = backlog(20_000);
   let load = 0.95;
   const loop = startClickEventLoop({ producer: b.producer, pollMs: 5, load: () => load });
@@ -45,19 +45,20 @@ test('while busy, each run takes at most the floor; once the load eases, runs gr
   load = 0.1;
   await until(() => b.left() === 0);
   await loop.stop();
-  assert.equal(b.limits[0], BUSY_FLOOR_PER_SECOND);
-  // Once the load eased, runs grow again: twice the floor, then more.
-  assert.ok(b.limits.slice(1).some((l) => (l ?? 0) > 2 * BUSY_FLOOR_PER_SECOND), `runs grew after the load eased: ${b.limits.join(', ')}`);
+  assert.equal(b.limits[0], BUSY_PER_SECOND);
+  // Once the load eased, runs start at their first size and grow again.
+  assert.equal(b.limits[1], FIRST_RUN);
+  assert.ok(b.limits.slice(2).some((l) => (l ?? 0) >= 2 * FIRST_RUN), `runs grew after the load eased: ${b.limits.join(', ')}`);
 });
 
-test('before the first load report, runs take the floor: the load is unknown and counts as busy', async () => {
+test('before the first load report, runs take the busy rate: the load is unknown and counts as busy', async () => {
   const b = backlog(20_000);
   // The first report (calm) comes in once the first run has begun.
   const loop = startClickEventLoop({ producer: b.producer, pollMs: 5, load: () => (b.limits.length >= 1 ? 0.1 : undefined) });
   await until(() => b.left() === 0);
   await loop.stop();
-  assert.equal(b.limits[0], BUSY_FLOOR_PER_SECOND);
-  assert.ok(b.limits.slice(1).some((l) => (l ?? 0) > 2 * BUSY_FLOOR_PER_SECOND), `runs grew after the first report: ${b.limits.join(', ')}`);
+  assert.equal(b.limits[0], BUSY_PER_SECOND);
+  assert.ok(b.limits.slice(1).some((l) => (l ?? 0) >= 2 * FIRST_RUN), `runs grew after the first report: ${b.limits.join(', ')}`);
 });
 
 test('between calm and busy, runs keep their size: they double only while the load is calm', async () => {
@@ -68,7 +69,7 @@ test('between calm and busy, runs keep their size: they double only while the lo
   const loop = startClickEventLoop({ producer: b.producer, pollMs: 5, load: () => (b.limits.length >= 2 ? between : 0.1) });
   await until(() => b.left() === 0);
   await loop.stop();
-  const f = BUSY_FLOOR_PER_SECOND;
+  const f = FIRST_RUN;
   assert.deepEqual(b.limits.slice(0, 2), [f, 2 * f]);
   assert.ok(b.limits.slice(2).every((l) => l === 2 * f), `runs held their size: ${b.limits.join(', ')}`);
 });
@@ -78,8 +79,16 @@ test('where no load is reported (a process that answers no redirects), runs neve
   const loop = startClickEventLoop({ producer: b.producer, pollMs: 10_000 });
   await until(() => b.left() === 0);
   await loop.stop();
-  const f = BUSY_FLOOR_PER_SECOND;
+  const f = FIRST_RUN;
   assert.deepEqual(b.limits.slice(0, 4), [f, 2 * f, 4 * f, 8 * f]);
+});
+
+test('the busy rate is the operator\'s to set', async () => {
+  const b = backlog(5_000);
+  const loop = startClickEventLoop({ producer: b.producer, pollMs: 5, load: () => 0.95, busyPerSecond: 7 });
+  await until(() => b.limits.length >= 1);
+  await loop.stop();
+  assert.deepEqual(b.limits, [7]);
 });
 
 test('a failed run is logged and the next one reads the same clicks again', async () => {

@@ -1,12 +1,15 @@
 import type { ClickEventProducer } from './click-event-producer.js';
 
 /**
- * While redirects keep the process busy, runs take at most this many clicks a second: the
- * producer's writes, and the deliveries they bring, cost PostgreSQL CPU at the process's own
- * priority (a niced thread only yields its JavaScript), so they wait for the load to ease, but a
- * machine that never eases still delivers this many a second.
+ * While redirects keep the process busy, runs take at most this many clicks a second
+ * (HOP_CLICK_EVENTS_WHILE_BUSY): producing and delivering a click event costs some 0.4 ms of CPU
+ * (Hop's and PostgreSQL's, which a niced thread does not lower), so they wait for the load to ease,
+ * but a machine that never eases still delivers this many a second (docs/adr/, "While redirects
+ * saturate the cores, click events trickle").
  */
-export const BUSY_FLOOR_PER_SECOND = 250;
+export const BUSY_PER_SECOND = 50;
+/** A run's size when the loop starts and after it caught up or held back; it doubles while calm. */
+export const FIRST_RUN = 250;
 /** The redirects want the cores above this share of the main thread's time. */
 export const BUSY_UTILIZATION = 0.85;
 /**
@@ -22,7 +25,7 @@ const RETRY_MS = 1_000;
  * clicks wait past the cursor (checked every `pollMs`, a query that waits for nothing), runs back
  * to back while a backlog remains, each twice the last while the load is calm, and, while the
  * redirects want the cores (or before the first load report), one small run a second
- * (BUSY_FLOOR_PER_SECOND).
+ * (`busyPerSecond`, BUSY_PER_SECOND by default).
  */
 export function startClickEventLoop(deps: {
   producer: ClickEventProducer;
@@ -32,6 +35,8 @@ export function startClickEventLoop(deps: {
    * no report yet). None: the process answers no redirects, and runs never hold back.
    */
   load?: () => number | undefined;
+  /** Clicks a second produced while the redirects want the cores. */
+  busyPerSecond?: number;
   log?: { error(obj: object, msg: string): void };
 }): { stop(): Promise<void> } {
   const { producer, pollMs } = deps;
@@ -48,6 +53,7 @@ export function startClickEventLoop(deps: {
   // moment would take the cores from them with its writes and the deliveries it queues. Before
   // the first report the load is unknown and counts as busy. Once caught up (or busy), small again.
   const { load } = deps;
+  const busyPerSecond = deps.busyPerSecond ?? BUSY_PER_SECOND;
   const busy = () => {
     if (!load) return false;
     const u = load();
@@ -58,17 +64,17 @@ export function startClickEventLoop(deps: {
     const u = load();
     return u !== undefined && u < CALM_UTILIZATION;
   };
-  let size = BUSY_FLOOR_PER_SECOND;
+  let size = FIRST_RUN;
   async function turn(): Promise<number> {
     if ((await producer.pending()) === 0) return pollMs;
     if (busy()) {
-      size = BUSY_FLOOR_PER_SECOND;
-      await producer.run(BUSY_FLOOR_PER_SECOND);
+      size = FIRST_RUN;
+      await producer.run(busyPerSecond);
       return 1_000;
     }
     const r = await producer.run(size);
     // The load as it is after the run (a report may have come in while it ran) decides the next.
-    if (!r.more) size = BUSY_FLOOR_PER_SECOND;
+    if (!r.more) size = FIRST_RUN;
     else if (calm()) size = Math.min(size * 2, 1 << 20);
     return r.more ? 0 : pollMs;
   }
