@@ -87,7 +87,7 @@ export async function main(): Promise<void> {
       retryScale: config.webhookRetryScale, planMode: config.planMode,
       niceness: config.disabled.has('redirector') ? 0 : DISPATCHER_NICENESS, clickEventPollMs,
       clickEventsWhileBusy: config.clickEventsWhileBusy,
-    }, log);
+    }, log, services.deliveryOutcomes.addAll);
   } else {
     if (runsDispatcher) {
       await services.dispatcher.start();

@@ -35,6 +35,7 @@ import { createWebhookSender } from './domain/webhooks/webhook-sender.js';
 import { createWebhooksService } from './domain/webhooks/webhooks-service.js';
 import { createSafePost, createUrlGuard } from './domain/net/safe-post.js';
 import { createDispatcher } from './dispatcher/dispatcher.js';
+import { createOutcomeTally } from './dispatcher/delivery-outcomes.js';
 import { createRedirector, type RedirectorDeps } from './redirector/visit.js';
 import { createFastRedirect } from './redirector/fast-redirect.js';
 import { createSmartVisits } from './redirector/smart-visit.js';
@@ -198,6 +199,9 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     sendInvite,
   });
   const signupPolicy = createSignupPolicy({ db, mode: config.signup });
+  // What this process's dispatcher recorded, by outcome: counted here by the embedded database's
+  // dispatcher, reported by the dispatcher's thread on PostgreSQL (main.ts).
+  const deliveryOutcomes = createOutcomeTally();
 
   return {
     db,
@@ -214,8 +218,9 @@ export function createServices(config: Config, db: Database, opts: ServiceOption
     eventStreams: createEventStreamHub({ db, clock, newId, serverSecret: secretText }),
     dispatcher: createDispatcher({
       db, clock, sender, signingSecrets: webhooks.signingSecrets, retryScale: config.webhookRetryScale,
-      plans, log: opts.log,
+      plans, log: opts.log, outcomes: deliveryOutcomes,
     }),
+    deliveryOutcomes,
     clock,
     sessions,
     clicks,

@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { API_URL, METRICS_AUTH, eventually, metricValue, team, visit } from '../helpers/api.js';
+import { ADMIN_TOKEN, API_URL, METRICS_AUTH, eventually, metricSum, metricValue, team, visit } from '../helpers/api.js';
 import { startServer } from '../helpers/start-server.mjs';
 import { scratchDir } from '../helpers/scratch-dir.mjs';
+import { startReceiver } from '../helpers/webhook-receiver.js';
+import { ownDatabase } from '../helpers/own-database.js';
 
 test('GET /metrics exposes request, redirect-cache, click-buffer, roll-up and delivery metrics in Prometheus format', async () => {
   const t = await team();
@@ -19,6 +21,8 @@ test('GET /metrics exposes request, redirect-cache, click-buffer, roll-up and de
     assert.notEqual(metricValue(text, new RegExp(`^${name} `)), undefined, name);
   }
   assert.notEqual(metricValue(text, /^hop_webhook_deliveries\{status="pending"\}/), undefined);
+  // Ended deliveries are counted as they end (hop_webhook_delivery_attempts_total), never from the table.
+  assert.doesNotMatch(text, /^hop_webhook_deliveries\{status="(succeeded|failed)"\}/m);
   assert.match(text, /^hop_http_request_duration_seconds_bucket\{le="0\.005",route="\/:slug"\}/m);
   // Every visit's latency, the fast path's and the router's, under the route; buckets cumulative.
   const count = metricValue(text, /^hop_http_request_duration_seconds_count\{route="\/:slug"\}/) ?? 0;
@@ -28,6 +32,41 @@ test('GET /metrics exposes request, redirect-cache, click-buffer, roll-up and de
   assert.ok((metricValue(text, /^hop_http_request_duration_seconds_sum\{route="\/:slug"\}/) ?? -1) > 0);
   assert.match(text, /^# TYPE hop_http_request_duration_seconds histogram$/m);
   assert.ok(!text.includes(link.slug), 'labels hold route patterns, never slugs');
+});
+
+test('delivery attempts are counted by outcome in the process that recorded them: succeeded, retry, failed', { timeout: 60_000 }, async () => {
+  // A database of the server's own (on PostgreSQL): no other server of the run can take its deliveries.
+  const db = await ownDatabase();
+  const receiver = await startReceiver({ respond: (r) => (r.path === '/ok' ? 204 : 500) });
+  const server = await startServer({ dataDir: scratchDir('hop-metrics-wh-'), env: { ...db.env, HOP_ALLOW_PRIVATE_URLS: '1', HOP_ADMIN_TOKEN: ADMIN_TOKEN } });
+  try {
+    const attempts = async (outcome: string) => metricSum(server.url, 'hop_webhook_delivery_attempts_total', { outcome });
+    // Every outcome is there from the start, at 0, so that a rate over it begins at the first scrape.
+    const text = await (await fetch(`${server.url}/metrics`, { headers: METRICS_AUTH })).text();
+    for (const outcome of ['succeeded', 'retry', 'failed']) {
+      assert.equal(metricValue(text, new RegExp(`^hop_webhook_delivery_attempts_total\\{outcome="${outcome}"\\}`)), 0, outcome);
+    }
+    assert.match(text, /^# TYPE hop_webhook_delivery_attempts_total counter$/m);
+
+    const t = await team('pro', server.url);
+    for (const path of ['/ok', '/fail']) {
+      await t.api.call('createWebhook', { params: { workspaceId: t.workspaceId }, body: { url: `${receiver.url}${path}`, events: ['link.created'] } });
+    }
+    await t.api.call('createLink', { params: { workspaceId: t.workspaceId }, body: { url: 'https://example.com/counted' } });
+    // The failing endpoint is tried five times (the schedule, shrunk for tests), then the delivery fails.
+    await eventually(async () => ((await attempts('failed')) >= 1 ? true : undefined), 30_000, 'the failing delivery to end');
+    const sent = (path: string) => receiver.received.filter((r) => r.path === path).length;
+    assert.equal(sent('/ok'), 1);
+    assert.equal(sent('/fail'), 5);
+    assert.equal(await attempts('succeeded'), 1);
+    assert.equal(await attempts('retry'), 4);
+    assert.equal(await attempts('failed'), 1);
+    assert.equal(await metricSum(server.url, 'hop_webhook_deliveries', { status: 'pending' }), 0);
+  } finally {
+    await server.stop();
+    await receiver.close();
+    await db.drop();
+  }
 });
 
 test('job runs are counted by job and outcome, with their duration', async () => {

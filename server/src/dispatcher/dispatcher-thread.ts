@@ -2,6 +2,7 @@ import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { PlanModeName } from '../domain/plans/plan-mode.js';
+import type { OutcomeCounts } from './delivery-outcomes.js';
 
 /** What the dispatcher's thread needs to know (it reads no configuration of its own). */
 export interface DispatcherThreadInput {
@@ -29,6 +30,8 @@ export type DispatcherThreadMessage =
   | { kind: 'started' }
   | { kind: 'failed'; error: string }
   | { kind: 'log'; obj: object; msg: string }
+  /** Attempts recorded since the last such message, by outcome. */
+  | { kind: 'outcomes'; counts: OutcomeCounts }
   | { kind: 'stopped' };
 
 const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../dist/dispatcher/dispatcher-worker.js' : './dispatcher-worker.js', import.meta.url);
@@ -42,7 +45,12 @@ const LOAD_EVERY_MS = 100;
  * session, owned by the process). Resolves once it has taken its lease and begun claiming; a
  * thread that dies is logged and started again, so deliveries never stop quietly.
  */
-export async function startDispatcherThread(input: DispatcherThreadInput, log: { error(o: object, m: string): void }) {
+export async function startDispatcherThread(
+  input: DispatcherThreadInput,
+  log: { error(o: object, m: string): void },
+  /** Hears what the thread's attempts came to, a batch at a time (for the metrics). */
+  onOutcomes: (counts: OutcomeCounts) => void,
+) {
   let worker: Worker;
   let stopping = false;
   let stopped: (() => void) | undefined;
@@ -57,6 +65,7 @@ export async function startDispatcherThread(input: DispatcherThreadInput, log: {
           resolve();
         } else if (m.kind === 'failed') reject(new Error(`the dispatcher could not start: ${m.error}`));
         else if (m.kind === 'log') log.error(m.obj, m.msg);
+        else if (m.kind === 'outcomes') onOutcomes(m.counts);
         else stopped?.();
       });
       worker.on('error', (err) => {

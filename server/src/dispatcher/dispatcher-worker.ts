@@ -15,10 +15,16 @@ import { createClickEventProducer } from '../domain/events/click-event-producer.
 import { startClickEventLoop } from '../domain/events/click-event-loop.js';
 import { newId } from '../domain/ids.js';
 import { createDispatcher } from './dispatcher.js';
+import { createOutcomeTally } from './delivery-outcomes.js';
 import type { DispatcherThreadInput, DispatcherThreadMessage, ToDispatcherThread } from './dispatcher-thread.js';
 
 /** Connections for the dispatcher's statements: a claim and the outcome writers overlap. */
 const DISPATCHER_POOL = 4;
+/**
+ * How often the thread tells the main thread (which serves /metrics) what its attempts came to:
+ * one message for however many attempts, and none while there were none.
+ */
+const OUTCOMES_EVERY_MS = 500;
 const port = parentPort!;
 const post = (m: DispatcherThreadMessage) => port.postMessage(m);
 const input = workerData as DispatcherThreadInput;
@@ -30,6 +36,11 @@ try {
   // session for the click event producer. Its lease lock and LISTEN take a connection each besides.
   const db = await openPostgres(input.databaseUrl, { poolMax: DISPATCHER_POOL, transactionSessions: 1 });
   const plans = createPlanMode(input.planMode);
+  const outcomes = createOutcomeTally();
+  const reportOutcomes = () => {
+    const counts = outcomes.since();
+    if (counts) post({ kind: 'outcomes', counts });
+  };
   const dispatcher = createDispatcher({
     db,
     clock: systemClock,
@@ -38,8 +49,10 @@ try {
     retryScale: input.retryScale,
     plans,
     log,
+    outcomes,
   });
   await dispatcher.start();
+  const outcomesTimer = setInterval(reportOutcomes, OUTCOMES_EVERY_MS).unref();
   // link.clicked and qr.scanned are produced here, from the click log, off the redirect's thread.
   // The main thread reports its load only where it answers redirects (niceness > 0).
   let utilization: number | undefined;
@@ -57,6 +70,8 @@ try {
     }
     await clickEvents.stop();
     await dispatcher.stop().catch((err) => post({ kind: 'log', obj: { err: String(err) }, msg: 'dispatcher stop failed' }));
+    clearInterval(outcomesTimer);
+    reportOutcomes(); // the attempts that finished while it stopped
     await db.close().catch(() => {});
     post({ kind: 'stopped' });
     port.close();

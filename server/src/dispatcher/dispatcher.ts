@@ -7,6 +7,7 @@ import { EVENT_CHANNEL } from '../domain/events/event-outbox.js';
 import { DISABLE_AFTER_FAILURES, retryDelayMs } from './retry-schedule.js';
 import { plansWith } from '../domain/plans/plan-gates.js';
 import type { PlanMode } from '../domain/plans/plan-mode.js';
+import type { DeliveryOutcome, OutcomeTally } from './delivery-outcomes.js';
 import { createFairShare, ENDPOINT_HOST_SQL, INITIAL_PER_HOST, MAX_PER_WORKSPACE, PREFETCH, SLOTS, type Answer, type Slot } from './fair-share.js';
 
 interface ClaimedDelivery {
@@ -40,7 +41,7 @@ interface Outcome {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
-  kind: 'succeeded' | 'failed' | 'retry';
+  kind: DeliveryOutcome;
   next: Date | null;
 }
 
@@ -95,6 +96,8 @@ export function createDispatcher(deps: {
   plans: PlanMode;
   pollMs?: number;
   log?: { error(o: object, m: string): void };
+  /** Counts each attempt's outcome once it is recorded (the metrics' counters read it). */
+  outcomes?: OutcomeTally;
 }) {
   const { db, clock, sender, plans } = deps;
   let running: Promise<void> | undefined;
@@ -219,6 +222,7 @@ export function createDispatcher(deps: {
       toRecord.push({ outcome, resolve, reject });
       if (writers === 0 || (writers < RECORD_WRITERS && toRecord.length >= RECORD_MORE)) void recordQueued();
     });
+    deps.outcomes?.add(outcome.kind);
   }
 
   /** The schedule's next attempt, or later when the endpoint asked for it (Retry-After). */

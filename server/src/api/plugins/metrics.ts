@@ -7,6 +7,8 @@ import { limitMetrics } from './rate-limits.js';
 import type { Services } from '../../services.js';
 import { pendingClicks } from '../../domain/clicks/click-aggregation.js';
 import { registerLookupMetrics } from './lookup-metrics.js';
+import { deliveryLagSeconds, pendingDeliveries } from '../../domain/webhooks/delivery-backlog.js';
+import { DELIVERY_OUTCOMES } from '../../dispatcher/delivery-outcomes.js';
 
 /**
  * A gauge read from the database gets this long, then keeps its last value, and the request's
@@ -38,8 +40,9 @@ function timedReads() {
 /**
  * What `GET /metrics` reports, in Prometheus' text format (prom-client): request rates and
  * latencies by route, the redirect cache's hits and misses, the click buffer's depth, the clicks
- * waiting for the aggregation job, deliveries by status and their lag, and job runs. It holds no
- * secret and no personal data, but is served only to the operator's token (below).
+ * waiting for the aggregation job, the deliveries waiting and their lag, delivery attempts by
+ * outcome, and job runs. It holds no secret and no personal data, but is served only to the
+ * operator's token (below).
  */
 export function createMetrics(services: Services) {
   const registry = new Registry();
@@ -116,25 +119,40 @@ export function createMetrics(services: Services) {
     },
   });
   new Gauge({
-    name: 'hop_webhook_deliveries', help: 'Webhook deliveries by status (whole database)', registers: [registry],
-    labelNames: ['status'],
+    name: 'hop_webhook_deliveries',
+    help: 'Webhook deliveries waiting to be sent, due or scheduled for a retry (whole database): the backlog',
+    registers: [registry], labelNames: ['status'],
     async collect() {
-      const rows = await inTime('deliveries', services.db.query<{ status: string; n: number }>('select status, count(*)::int as n from deliveries group by status'));
-      if (!rows) return;
-      for (const status of ['pending', 'succeeded', 'failed']) this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
+      const pending = await inTime('deliveries', pendingDeliveries(services.db));
+      if (pending !== undefined) this.set({ status: 'pending' }, pending);
     },
   });
   new Gauge({
     name: 'hop_webhook_delivery_lag_seconds', help: 'Age of the oldest delivery that is due and not yet sent', registers: [registry],
     async collect() {
-      const rows = await inTime('delivery-lag', services.db.query<{ lag: number | null }>(
-        `select extract(epoch from now() - min(next_attempt_at))::float8 as lag from deliveries where status = 'pending' and next_attempt_at <= now()`,
-      ));
-      if (!rows) return;
-      const [r] = rows;
-      this.set(Math.max(0, Number(r?.lag ?? 0)));
+      const lag = await inTime('delivery-lag', deliveryLagSeconds(services.db));
+      if (lag !== undefined) this.set(lag);
     },
   });
+  // How deliveries end is counted as they end, by the process whose dispatcher recorded them (its
+  // thread reports to this one): counting them in the table would read its 30 days of history at
+  // every scrape.
+  const attempts = new Counter({
+    name: 'hop_webhook_delivery_attempts_total',
+    help: `Webhook delivery attempts this process's dispatcher recorded, by outcome (${DELIVERY_OUTCOMES.join(', ')})`,
+    registers: [registry], labelNames: ['outcome'],
+    collect: () => syncOutcomes(),
+  });
+  const outcomesCounted = { ...services.deliveryOutcomes.counts };
+  for (const outcome of DELIVERY_OUTCOMES) attempts.inc({ outcome }, outcomesCounted[outcome]);
+  function syncOutcomes() {
+    for (const outcome of DELIVERY_OUTCOMES) {
+      const more = services.deliveryOutcomes.counts[outcome] - outcomesCounted[outcome];
+      if (more === 0) continue;
+      attempts.inc({ outcome }, more);
+      outcomesCounted[outcome] += more;
+    }
+  }
 
   const jobRuns = new Counter({
     name: 'hop_job_runs_total', help: 'Background job runs in this process, by job and outcome (skipped: another process held the lock)',
