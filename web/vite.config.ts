@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
+import { PAGE_CHUNKS_FILE, PAGE_MODULES } from './src/pages.js';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -22,6 +23,8 @@ function staticGraph(chunks: Map<string, Chunk>, name: string, seen = new Set<st
  * - The first load's chunks start with V8's explicit compile hint: their functions all run as the
  *   app starts, so V8 compiles them while it streams the file, off the main thread, rather than one
  *   by one as React first calls them, inside the tasks that render the page.
+ * - `page-chunks.json` lists each page's chunks beyond the first load, for the server to preload
+ *   from that page's HTML, with the first load, rather than after it has run.
  * (docs/dashboard.md, "Performance and Lighthouse")
  */
 function chunkNotes(): Plugin {
@@ -36,6 +39,13 @@ function chunkNotes(): Plugin {
         const file = join(options.dir!, name);
         writeFileSync(file, `//# allFunctionsCalledOnLoad\n${readFileSync(file, 'utf8')}`);
       }
+      const pages: Record<string, string[]> = {};
+      for (const [page, [module]] of Object.entries(PAGE_MODULES)) {
+        const route = [...chunks.values()].find((c) => c.facadeModuleId === here(`src/routes/${module}.tsx`));
+        if (!route) throw new Error(`no chunk for the ${page} page (src/routes/${module}.tsx)`);
+        pages[page] = [...staticGraph(chunks, route.fileName)].filter((f) => !firstLoad.has(f));
+      }
+      writeFileSync(join(options.dir!, PAGE_CHUNKS_FILE), `${JSON.stringify(pages, null, 1)}\n`);
     },
   };
 }

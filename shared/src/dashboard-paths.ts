@@ -38,3 +38,24 @@ export function dashboardPath(page: DashboardPage, params: Record<string, string
     return encodeURIComponent(value);
   });
 }
+
+const segments = (path: string) => path.split('/').filter(Boolean);
+
+/**
+ * The page a path below the dashboard's base opens, as the app's router picks it: the pattern with
+ * as many segments, whose fixed segments are equal, and the most of them fixed (`/acme/links/new` is
+ * `newLink`, not `link`). The server preloads that page's chunk, and the app asks for it and its data
+ * before its first render.
+ */
+export function dashboardPageAt(path: string): DashboardPage | undefined {
+  const parts = segments(path);
+  let best: { page: DashboardPage; fixed: number } | undefined;
+  for (const [page, pattern] of Object.entries(DASHBOARD_PATHS) as [DashboardPage, string][]) {
+    const want = segments(pattern);
+    if (want.length !== parts.length) continue;
+    if (!want.every((w, i) => w.startsWith(':') || w === parts[i])) continue;
+    const fixed = want.filter((w) => !w.startsWith(':')).length;
+    if (!best || fixed > best.fixed) best = { page, fixed };
+  }
+  return best?.page;
+}

@@ -39,6 +39,17 @@ test('every path under /app answers the app with security headers; hashed assets
     (e: { code: string }) => e.code === 'VALIDATION_ERROR');
 });
 
+test("a page's HTML preloads that page's chunks, beyond those every page loads", async () => {
+  const preloads = async (path: string) => [...(await anonymous.raw('GET', path)).text.matchAll(/rel="modulepreload"[^>]*href="\.\/assets\/([^"]+)"/g)].map((m) => m[1]);
+  const everyPage = await preloads('/app/no/such/page/here');
+  const own = async (path: string) => (await preloads(path)).filter((f) => !everyPage.includes(f));
+  assert.ok((await own('/app/login')).some((f) => f.startsWith('login-')), 'the sign-in page preloads its chunk');
+  const linkPage = await own('/app/ws-x/links/lnk_123');
+  assert.ok(linkPage.some((f) => f.startsWith('link-detail-')), `the link page preloads its chunk: ${linkPage.join(', ')}`);
+  assert.ok(!linkPage.some((f) => f.startsWith('links-list-') || f.startsWith('link-new-')), 'and no other page\'s');
+  assert.ok((await own('/app/ws-x/links/new')).some((f) => f.startsWith('link-new-')), 'a fixed segment wins over a parameter');
+});
+
 test('sign up, create a workspace, see its links; the session survives a reload; sign out discards it', { timeout: 60_000 }, async () => {
   const { page, offsite } = await newPage(browser);
   const email = `${unique('web')}@example.test`;

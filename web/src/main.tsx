@@ -2,18 +2,37 @@ import { lazy, startTransition, StrictMode, Suspense, type ComponentType } from 
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Navigate, Route, Routes, useParams } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { DASHBOARD_PATHS, dashboardPath } from '@hop/shared/dashboard-paths';
+import { DASHBOARD_PATHS, dashboardPath, type DashboardPage } from '@hop/shared/dashboard-paths';
 import { SessionProvider } from './session.js';
 import { TransportProvider } from './transport/transport.js';
 import { fetchSend } from './transport/fetch-send.js';
 import { Layout } from './components/layout.js';
 import { RequireSession } from './components/require-session.js';
 import { Loading } from './components/states.js';
+import { startPage } from './page-start.js';
+import { PAGE_MODULES } from './pages.js';
 import './styles.css';
 
+type PageModule = () => Promise<{ default: ComponentType }>;
+
 // Each page is its own chunk: the first load carries only the shell and the page opened.
-const page = (load: () => Promise<{ default: ComponentType }>, signedIn = true) => {
-  const Page = lazy(load);
+const ROUTE_MODULES = import.meta.glob<{ default: ComponentType }>(['./routes/*.tsx', '!./routes/*.test.tsx']);
+const pageModule = (name: DashboardPage): PageModule | undefined => {
+  const entry = PAGE_MODULES[name];
+  return entry && ROUTE_MODULES[`./routes/${entry[0]}.tsx`];
+};
+
+/** Page modules already loaded: the opened page's, asked for as the app starts (below). */
+const loaded = new Map<PageModule, { default: ComponentType }>();
+
+const page = (load: PageModule, signedIn: boolean) => {
+  // A loaded module is handed to React as a thenable that answers at once, so the page renders
+  // without first committing its fallback; React would then hold the page back until 300 ms after
+  // that (its throttle on revealing Suspense content).
+  const Page = lazy(() => {
+    const module = loaded.get(load);
+    return module ? { then: (use: (m: typeof module) => void) => use(module) } as Promise<typeof module> : load();
+  });
   const el = <Suspense fallback={<Loading />}><Page /></Suspense>;
   return signedIn ? <RequireSession>{el}</RequireSession> : el;
 };
@@ -32,6 +51,12 @@ const queries = new QueryClient({
 // Where the server mounted the app (its <base href>), so links and reloads agree.
 const basename = new URL(document.baseURI).pathname.replace(/\/+$/, '') || '/';
 
+// The opened page's chunk (which the server's HTML preloads) is evaluated while React draws the
+// shell. A chunk that fails to load here is loaded again, and its failure shown, by the page.
+const openedPage = startPage(queries, basename);
+const openedModule = openedPage && pageModule(openedPage);
+if (openedModule) openedModule().then((m) => loaded.set(openedModule, m), () => undefined);
+
 // A transition, which React renders in short tasks that leave the main thread free in between,
 // rather than one long task (the first render is otherwise synchronous).
 const root = createRoot(document.getElementById('root')!);
@@ -43,30 +68,11 @@ startTransition(() => root.render(
           <BrowserRouter basename={basename}>
             <Routes>
               <Route element={<Layout />}>
-                <Route path={DASHBOARD_PATHS.signup} element={page(() => import('./routes/signup.js'), false)} />
-                <Route path={DASHBOARD_PATHS.login} element={page(() => import('./routes/login.js'), false)} />
-                <Route path={DASHBOARD_PATHS.forgotPassword} element={page(() => import('./routes/forgot-password.js'), false)} />
-                <Route path={DASHBOARD_PATHS.resetPassword} element={page(() => import('./routes/reset-password.js'), false)} />
-                <Route path={DASHBOARD_PATHS.invite} element={page(() => import('./routes/invite-accept.js'), false)} />
-                <Route path={DASHBOARD_PATHS.workspaces} element={page(() => import('./routes/workspaces.js'))} />
-                <Route path={DASHBOARD_PATHS.account} element={page(() => import('./routes/account.js'))} />
-                <Route path={DASHBOARD_PATHS.accountApps} element={page(() => import('./routes/account-apps.js'))} />
+                {(Object.entries(PAGE_MODULES) as [DashboardPage, readonly [string, boolean]][]).map(([name, [, signedIn]]) => (
+                  <Route key={name} path={DASHBOARD_PATHS[name]} element={page(pageModule(name)!, signedIn)} />
+                ))}
                 <Route path={DASHBOARD_PATHS.workspace} element={<ToLinks />} />
-                <Route path={DASHBOARD_PATHS.links} element={page(() => import('./routes/links-list.js'))} />
-                <Route path={DASHBOARD_PATHS.newLink} element={page(() => import('./routes/link-new.js'))} />
-                <Route path={DASHBOARD_PATHS.importLinks} element={page(() => import('./routes/links-import.js'))} />
-                <Route path={DASHBOARD_PATHS.link} element={page(() => import('./routes/link-detail.js'))} />
-                <Route path={DASHBOARD_PATHS.analytics} element={page(() => import('./routes/analytics.js'))} />
-                <Route path={DASHBOARD_PATHS.domains} element={page(() => import('./routes/domains.js'))} />
-                <Route path={DASHBOARD_PATHS.webhooks} element={page(() => import('./routes/webhooks-list.js'))} />
-                <Route path={DASHBOARD_PATHS.webhook} element={page(() => import('./routes/webhook-detail.js'))} />
-                <Route path={DASHBOARD_PATHS.settings} element={page(() => import('./routes/settings.js'))} />
-                <Route path={DASHBOARD_PATHS.members} element={page(() => import('./routes/settings-members.js'))} />
-                <Route path={DASHBOARD_PATHS.keys} element={page(() => import('./routes/settings-keys.js'))} />
-                <Route path={DASHBOARD_PATHS.oauthClients} element={page(() => import('./routes/settings-oauth-clients.js'))} />
-                <Route path={DASHBOARD_PATHS.ciTrusts} element={page(() => import('./routes/settings-ci-trusts.js'))} />
-                <Route path={DASHBOARD_PATHS.billing} element={page(() => import('./routes/settings-billing.js'))} />
-                <Route path="*" element={page(() => import('./routes/not-found.js'), false)} />
+                <Route path="*" element={page(ROUTE_MODULES['./routes/not-found.tsx'], false)} />
               </Route>
             </Routes>
           </BrowserRouter>

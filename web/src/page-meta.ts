@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { matchRoutes, useLocation } from 'react-router';
-import { DASHBOARD_PATHS } from '@hop/shared/dashboard-paths';
+import { useLocation } from 'react-router';
+import { dashboardPageAt } from '@hop/shared/dashboard-paths';
 import type { DashboardPage } from '@hop/shared';
 
 /** Each page's <title> (before " · Hop") and meta description: one entry per dashboard path. */
@@ -31,13 +31,11 @@ export const PAGE_META: Record<DashboardPage | 'notFound', { title: string; desc
   notFound: { title: 'Page not found', description: 'There is no page at this address.' },
 };
 
-const routes = Object.entries(DASHBOARD_PATHS).map(([id, path]) => ({ id, path }));
-
 /** Sets the document's title and description from the page the address names. */
 export function usePageMeta() {
   const { pathname } = useLocation();
   useEffect(() => {
-    const id = (matchRoutes(routes, pathname)?.at(-1)?.route.id ?? 'notFound') as keyof typeof PAGE_META;
+    const id = dashboardPageAt(pathname) ?? 'notFound';
     const meta = PAGE_META[id];
     document.title = `${meta.title} · Hop`;
     document.querySelector('meta[name="description"]')?.setAttribute('content', meta.description);

@@ -10,7 +10,8 @@ const KEY = 'hop.session';
 
 export interface Session { token: string; expiresAt: string; user: User }
 
-function load(): Session | null {
+/** The session this browser keeps, unless it has expired. */
+export function storedSession(): Session | null {
   try {
     const s = JSON.parse(localStorage.getItem(KEY) ?? 'null') as Session | null;
     if (!s || new Date(s.expiresAt).getTime() <= Date.now()) return null;
@@ -29,7 +30,7 @@ interface SessionState {
 const SessionContext = createContext<SessionState | null>(null);
 
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [session, setSession] = useState<Session | null>(load);
+  const [session, setSession] = useState<Session | null>(storedSession);
   const signIn = useCallback((auth: AuthResult) => {
     const s = { token: auth.token, expiresAt: auth.expiresAt, user: auth.user };
     localStorage.setItem(KEY, JSON.stringify(s));

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { dashboardPageAt } from '@hop/shared/dashboard-paths';
 import { sendError } from './plugins/error-handler.js';
 import { DASHBOARD_CSP, secureHtmlReply } from './security-headers.js';
 import { DASHBOARD_DIST } from './dashboard-look.js';
@@ -32,6 +33,29 @@ function loadAssets(dist: string): Map<string, Asset> {
 }
 
 /**
+ * The app's HTML for each page: with `<link rel="modulepreload">` for the page's own chunks (the
+ * build lists them in page-chunks.json, web/vite.config.ts), so the browser fetches them with the
+ * first load rather than once the app's script has run and asked for them.
+ */
+function pageHtml(dist: string, html: string): (path: string) => string {
+  const file = join(dist, 'page-chunks.json');
+  const chunks: Record<string, string[]> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const byPage = new Map<string, string>();
+  return (path) => {
+    const page = dashboardPageAt(path);
+    const files = page ? chunks[page] : undefined;
+    if (!page || !files?.length) return html;
+    let out = byPage.get(page);
+    if (out === undefined) {
+      const links = files.map((f) => `    <link rel="modulepreload" crossorigin href="./${f}">\n`).join('');
+      out = html.replace('</head>', `${links}  </head>`);
+      byPage.set(page, out);
+    }
+    return out;
+  };
+}
+
+/**
  * Serves the built single-page app under `mountPath` (the path of HOP_DASHBOARD_URL): hashed
  * assets from memory with a year's immutable cache, and the app's HTML (never cached, so a new
  * release is picked up) for every other path below it, which the app routes itself.
@@ -44,21 +68,23 @@ export async function dashboardStatic(app: FastifyInstance, opts: { mountPath: s
   if (!built) app.log.warn(`dashboard not built (${indexFile} is missing): run npm run build`);
   // Relative asset URLs in the built HTML resolve against the mount path, wherever it is.
   const html = built ? readFileSync(indexFile, 'utf8').replace('<head>', `<head>\n    <base href="${mount}/">`) : '';
+  const htmlFor = pageHtml(dist, html);
   const assets = loadAssets(dist);
 
-  const sendApp = (reply: FastifyReply) => {
+  /** The app's HTML for `path`, below the mount. */
+  const sendApp = (reply: FastifyReply, path: string) => {
     // Same-origin referrers: the app's own API calls may say which page made them; other sites learn nothing.
     reply.header('referrer-policy', 'same-origin');
     secureHtmlReply(reply, DASHBOARD_CSP);
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
     if (!built) return reply.code(503).send('<!doctype html><title>Hop</title><main><h1>The dashboard is not built</h1><p>Run <code>npm run build</code>.</p></main>');
-    return reply.send(html);
+    return reply.send(htmlFor(path));
   };
 
-  app.get(mount || '/', { schema: { hide: true } }, async (_req, reply) => sendApp(reply));
+  app.get(mount || '/', { schema: { hide: true } }, async (_req, reply) => sendApp(reply, '/'));
   app.get(`${mount}/*`, { schema: { hide: true } }, async (req, reply) => {
     const rest = (req.params as { '*': string })['*'];
-    if (!rest.startsWith('assets/')) return sendApp(reply);
+    if (!rest.startsWith('assets/')) return sendApp(reply, `/${rest}`);
     const asset = assets.get(rest.slice('assets/'.length));
     if (!asset) return sendError(reply, 'NOT_FOUND', 'no such dashboard asset', { resource: 'asset' });
     const gzip = asset.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));

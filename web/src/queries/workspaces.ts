@@ -1,15 +1,18 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CreateWorkspaceBody, UpdateWorkspaceBody } from '@hop/shared';
+import type { HopClient } from '@hop/shared/client-core';
 import { useApi } from '../api.js';
 
 export const workspaceKeys = {
   all: ['workspaces'] as const,
 };
 
-/** The caller's workspaces, with their role in each. */
+/** The caller's workspaces, with their role in each: asked as the app starts (page-start.ts), and by the pages. */
+export const workspacesQuery = (api: Pick<HopClient, 'paginate'>) =>
+  queryOptions({ queryKey: workspaceKeys.all, queryFn: async () => (await api.paginate('listWorkspaces', { query: { limit: 100 } })).data });
+
 export function useWorkspaces() {
-  const api = useApi();
-  return useQuery({ queryKey: workspaceKeys.all, queryFn: async () => (await api.paginate('listWorkspaces', { query: { limit: 100 } })).data });
+  return useQuery(workspacesQuery(useApi()));
 }
 
 export function useCreateWorkspace() {
