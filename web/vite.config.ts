@@ -1,6 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants } from 'node:zlib';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 import { PAGE_CHUNKS_FILE, PAGE_MODULES } from './src/pages.js';
@@ -50,6 +51,28 @@ function chunkNotes(): Plugin {
   };
 }
 
+/**
+ * Writes a brotli copy (`name.br`) of each script, stylesheet and icon, at brotli's best level,
+ * which is too slow for the server to run as it starts; the server sends it to browsers that
+ * accept brotli (server/src/api/dashboard-static.ts). Last, on the files as written.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'hop-precompress',
+    apply: 'build',
+    configResolved(config) { outDir = join(config.root, config.build.outDir, config.build.assetsDir); },
+    closeBundle(error) {
+      if (error) return;
+      for (const name of readdirSync(outDir).filter((n) => /\.(js|css|svg)$/.test(n))) {
+        const body = readFileSync(join(outDir, name));
+        const params = { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length };
+        writeFileSync(join(outDir, `${name}.br`), brotliCompressSync(body, { params }));
+      }
+    },
+  };
+}
+
 // The dashboard uses the very same typed client as the CLI (shared/src/client-core.ts), with a
 // transport over `fetch` passed in (src/transport/). The Node-only transport and webhook signing
 // live in modules it never imports. It imports each part of the contract from its own module
@@ -58,7 +81,7 @@ function chunkNotes(): Plugin {
 export default defineConfig({
   // Relative asset URLs: the server adds a <base href> naming where it mounts the app.
   base: './',
-  plugins: [react(), chunkNotes()],
+  plugins: [react(), chunkNotes(), precompress()],
   resolve: {
     alias: [
       { find: /^@hop\/shared$/, replacement: here('../shared/src/index.ts') },

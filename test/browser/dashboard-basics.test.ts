@@ -4,6 +4,8 @@
 // and sign out; each page passes axe and fits 360 px.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { get } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { addMember, anonymous, API_URL, client, team, unique } from '../helpers/api.js';
 import { assertPageBasics, DASHBOARD_URL, launchBrowser, newPage, signInUi } from '../helpers/dashboard-browser.js';
@@ -37,6 +39,33 @@ test('every path under /app answers the app with security headers; hashed assets
   const t = await team();
   await assert.rejects(t.api.call('createLink', { params: { workspaceId: t.workspaceId }, body: { url: 'https://example.com', slug: 'app' } }),
     (e: { code: string }) => e.code === 'VALIDATION_ERROR');
+});
+
+/** An asset's raw bytes and headers, asking for `acceptEncoding` (the typed client would decode it). */
+function rawAsset(path: string, acceptEncoding: string): Promise<{ headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(`${API_URL}${path}`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (d: Buffer) => parts.push(d)).on('end', () => resolve({ headers: res.headers, body: Buffer.concat(parts) })).on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+test('assets are sent brotli-compressed to a browser that accepts it, else gzip, else as they are', async () => {
+  const html = (await anonymous.raw('GET', '/app/')).text;
+  const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)![1];
+  const plain = await rawAsset(`/app/${script}`, 'identity');
+  assert.equal(plain.headers['content-encoding'], undefined);
+  const br = await rawAsset(`/app/${script}`, 'gzip, deflate, br, zstd');
+  assert.equal(br.headers['content-encoding'], 'br');
+  assert.equal(br.headers.vary, 'accept-encoding');
+  assert.deepEqual(brotliDecompressSync(br.body), plain.body);
+  const gzip = await rawAsset(`/app/${script}`, 'gzip');
+  assert.equal(gzip.headers['content-encoding'], 'gzip');
+  assert.deepEqual(gunzipSync(gzip.body), plain.body);
+  assert.ok(br.body.length < gzip.body.length, `brotli ${br.body.length} bytes, gzip ${gzip.body.length}`);
+  // The build's compressed copies are not assets of their own.
+  assert.equal((await anonymous.raw('GET', `/app/${script}.br`)).status, 404);
 });
 
 test("a page's HTML preloads that page's chunks, beyond those every page loads", async () => {

@@ -17,19 +17,33 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 
-interface Asset { body: Buffer; gzip: Buffer | null; type: string }
+interface Asset { body: Buffer; gzip: Buffer | null; br: Buffer | null; type: string }
+
+/** The build's brotli copy of an asset (`name.br`, web/vite.config.ts): a tenth smaller than gzip's. */
+const BROTLI = '.br';
 
 function loadAssets(dist: string): Map<string, Asset> {
   const assets = new Map<string, Asset>();
   const dir = join(dist, 'assets');
   if (!existsSync(dir)) return assets;
-  for (const name of readdirSync(dir)) {
+  const names = new Set(readdirSync(dir));
+  for (const name of names) {
+    if (name.endsWith(BROTLI)) continue;
     const body = readFileSync(join(dir, name));
-    // Compressed once at start: the files are few, small and never change while the server runs.
+    // gzip at start, for clients without brotli: the files are few, small and never change while
+    // the server runs. Brotli's best level is too slow for a start, so the build writes it.
     const gzip = /\.(js|css|svg|json)$/.test(name) ? gzipSync(body, { level: 9 }) : null;
-    assets.set(name, { body, gzip, type: TYPES[extname(name)] ?? 'application/octet-stream' });
+    const br = names.has(name + BROTLI) ? readFileSync(join(dir, name + BROTLI)) : null;
+    assets.set(name, { body, gzip, br, type: TYPES[extname(name)] ?? 'application/octet-stream' });
   }
   return assets;
+}
+
+/** The smallest encoding of the asset that the request accepts. */
+function encodingOf(asset: Asset, acceptEncoding: string): { name: 'br' | 'gzip'; body: Buffer } | null {
+  if (asset.br && /\bbr\b/.test(acceptEncoding)) return { name: 'br', body: asset.br };
+  if (asset.gzip && /\bgzip\b/.test(acceptEncoding)) return { name: 'gzip', body: asset.gzip };
+  return null;
 }
 
 /**
@@ -87,13 +101,13 @@ export async function dashboardStatic(app: FastifyInstance, opts: { mountPath: s
     if (!rest.startsWith('assets/')) return sendApp(reply, `/${rest}`);
     const asset = assets.get(rest.slice('assets/'.length));
     if (!asset) return sendError(reply, 'NOT_FOUND', 'no such dashboard asset', { resource: 'asset' });
-    const gzip = asset.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    const encoded = encodingOf(asset, String(req.headers['accept-encoding'] ?? ''));
     reply
       .header('cache-control', 'public, max-age=31536000, immutable')
       .header('x-content-type-options', 'nosniff')
       .header('vary', 'accept-encoding')
       .type(asset.type);
-    if (gzip) reply.header('content-encoding', 'gzip');
-    return reply.send(gzip ? asset.gzip : asset.body);
+    if (encoded) reply.header('content-encoding', encoded.name);
+    return reply.send(encoded ? encoded.body : asset.body);
   });
 }
