@@ -37,7 +37,8 @@ before(async () => {
     '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
     '--disable-sync', '--no-first-run', '--disable-quic', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
     '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank',
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // A process group of its own, so that cleaning up can wait for its helpers too (below).
+  ], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   // Chromium names the port it chose on stderr.
   port = await new Promise<number>((resolve, reject) => {
     let said = '';
@@ -62,12 +63,24 @@ before(async () => {
   await eventually(async () => ((await t.api.call('getLink', { params: { ...ws, linkId } })).data.clicks === 2 ? true : undefined), 10_000, 'clicks counted');
 });
 
+/** Whether any process of the group is left. */
+function groupAlive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 after(async () => {
   await browser?.close().catch(() => undefined);
-  if (chrome && chrome.exitCode === null) {
-    const exited = new Promise((resolve) => chrome.once('exit', resolve));
-    chrome.kill();
-    await exited;
+  if (chrome?.pid !== undefined && groupAlive(chrome.pid)) {
+    // Chromium's helper processes outlive its main one and write to the profile as they exit
+    // (removing it then failed with ENOTEMPTY): the profile goes once the whole group has gone.
+    process.kill(-chrome.pid, 'SIGTERM');
+    for (let i = 0; i < 100 && groupAlive(chrome.pid); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    if (groupAlive(chrome.pid)) process.kill(-chrome.pid, 'SIGKILL');
   }
   rmSync(profile, { recursive: true, force: true });
 });
