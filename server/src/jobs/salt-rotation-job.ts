@@ -6,8 +6,8 @@ export function saltRotationJob(salts: VisitorSalts): Job {
   return {
     name: 'salt-rotation',
     lockId: 72_410_102,
-    async run() {
-      await salts.rotate();
+    async run(tx) {
+      await salts.rotate(tx);
       return { rotated: true };
     },
   };

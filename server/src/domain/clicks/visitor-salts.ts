@@ -19,14 +19,16 @@ export function createVisitorSalts(deps: { db: Queryable; clock: Clock }) {
   // its day's bounds in milliseconds so that a visit compares numbers instead of formatting a date.
   let ready: { day: string; salt: string; from: number; until: number } | undefined;
 
-  /** The day's salt as stored: 32 random bytes in base64 (44 characters). */
-  /** The day's salt, created by the first process to ask; `prune` deletes the days before it. */
-  async function load(day: string, prune = true): Promise<string> {
-    await db.query('insert into visitor_salts (day, salt) values ($1, $2) on conflict (day) do nothing', [
+  /**
+   * The day's salt (32 random bytes in base64), created by the first process to ask; `prune`
+   * deletes the days before it. On `q`: the caller's transaction where it holds one.
+   */
+  async function load(day: string, prune = true, q: Queryable = db): Promise<string> {
+    await q.query('insert into visitor_salts (day, salt) values ($1, $2) on conflict (day) do nothing', [
       day, randomBytes(32).toString('base64'),
     ]);
-    if (prune) await db.query('delete from visitor_salts where day < $1', [day]);
-    const [row] = await db.query<{ salt: string }>('select salt from visitor_salts where day = $1', [day]);
+    if (prune) await q.query('delete from visitor_salts where day < $1', [day]);
+    const [row] = await q.query<{ salt: string }>('select salt from visitor_salts where day = $1', [day]);
     return row.salt;
   }
 
@@ -86,11 +88,17 @@ export function createVisitorSalts(deps: { db: Queryable; clock: Clock }) {
     async ipHash(ip: string): Promise<string> {
       return hash(await today(), `ip:${ip}`);
     },
-    /** Creates today's salt and destroys older ones (the midnight job). */
-    async rotate(): Promise<void> {
+    /**
+     * Creates today's salt and destroys older ones (the midnight job), in the job's transaction:
+     * the embedded database runs no statement outside an open transaction until it ends, so a
+     * statement of the job's own on the database itself would wait for the job forever. The salt
+     * is read again once that transaction has ended, so this process never keeps one that was
+     * rolled back.
+     */
+    async rotate(tx: Queryable): Promise<void> {
+      await load(utcDay(clock.now()), true, tx);
       cached = undefined;
       ready = undefined;
-      await today();
     },
   };
 }
