@@ -1,4 +1,4 @@
-import { lazy, startTransition, StrictMode, Suspense, type ComponentType } from 'react';
+import { lazy, startTransition, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Navigate, Route, Routes, useParams } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -9,23 +9,21 @@ import { fetchSend } from './transport/fetch-send.js';
 import { Layout } from './components/layout.js';
 import { RequireSession } from './components/require-session.js';
 import { Loading } from './components/states.js';
-import { startPage } from './page-start.js';
+import { startPage, type PageModule } from './page-start.js';
 import { PAGE_MODULES } from './pages.js';
 import './styles.css';
 
-type PageModule = () => Promise<{ default: ComponentType }>;
-
 // Each page is its own chunk: the first load carries only the shell and the page opened.
-const ROUTE_MODULES = import.meta.glob<{ default: ComponentType }>(['./routes/*.tsx', '!./routes/*.test.tsx']);
-const pageModule = (name: DashboardPage): PageModule | undefined => {
+const ROUTE_MODULES = import.meta.glob<PageModule>(['./routes/*.tsx', '!./routes/*.test.tsx']);
+const pageModule = (name: DashboardPage): (() => Promise<PageModule>) | undefined => {
   const entry = PAGE_MODULES[name];
   return entry && ROUTE_MODULES[`./routes/${entry[0]}.tsx`];
 };
 
 /** Page modules already loaded: the opened page's, asked for as the app starts (below). */
-const loaded = new Map<PageModule, { default: ComponentType }>();
+const loaded = new Map<() => Promise<PageModule>, PageModule>();
 
-const page = (load: PageModule, signedIn: boolean) => {
+const page = (load: () => Promise<PageModule>, signedIn: boolean) => {
   // A loaded module is handed to React as a thenable that answers at once, so the page renders
   // without first committing its fallback; React would then hold the page back until 300 ms after
   // that (its throttle on revealing Suspense content).
@@ -53,9 +51,11 @@ const basename = new URL(document.baseURI).pathname.replace(/\/+$/, '') || '/';
 
 // The opened page's chunk (which the server's HTML preloads) is evaluated while React draws the
 // shell. A chunk that fails to load here is loaded again, and its failure shown, by the page.
-const openedPage = startPage(queries, basename);
-const openedModule = openedPage && pageModule(openedPage);
-if (openedModule) openedModule().then((m) => loaded.set(openedModule, m), () => undefined);
+const opened = startPage(queries, basename, pageModule);
+if (opened?.load && opened.module) {
+  const load = opened.load;
+  opened.module.then((m) => loaded.set(load, m), () => undefined);
+}
 
 // A transition, which React renders in short tasks that leave the main thread free in between,
 // rather than one long task (the first render is otherwise synchronous).

@@ -1,23 +1,65 @@
+import type { ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { createHopClient } from '@hop/shared/client-core';
+import type { Workspace } from '@hop/shared';
+import { createHopClient, type HopClient } from '@hop/shared/client-core';
 import { DASHBOARD_PATHS, dashboardPageAt, type DashboardPage } from '@hop/shared/dashboard-paths';
 import { storedSession } from './session.js';
 import { fetchSend } from './transport/fetch-send.js';
 import { workspacesQuery } from './queries/workspaces.js';
 
+/** What a workspace's page is given to ask for its own data as the app starts. */
+export interface PageStart {
+  queries: QueryClient;
+  api: HopClient;
+  workspace: Workspace;
+  /** The path's parameters (`linkId`), as the router would give them. */
+  params: Record<string, string>;
+}
+
+/** A page's module: its component, and what it asks for as the app starts on it, if anything. */
+export interface PageModule {
+  default: ComponentType;
+  startData?: (start: PageStart) => void;
+}
+
+/** The parameters of `path` under `pattern` (which `dashboardPageAt` matched). */
+function pathParams(pattern: string, path: string): Record<string, string> {
+  const parts = path.split('/').filter(Boolean);
+  const params: Record<string, string> = {};
+  pattern.split('/').filter(Boolean).forEach((p, i) => {
+    if (p.startsWith(':')) params[p.slice(1)] = decodeURIComponent(parts[i] ?? '');
+  });
+  return params;
+}
+
 /**
- * The page the app opens at, with what it needs asked for while the app's script runs, before the
- * first render: on a workspace's page, the caller's workspaces, which the page waits for to know
- * the workspace's id and the caller's role. Asked by the render, they would wait for it to reach
- * the page, and the page's own data for both, one after the other (docs/dashboard.md).
+ * The page the app opens at, with its module and what it needs asked for while the app's script
+ * runs, before the first render: on a workspace's page, the caller's workspaces, which the page
+ * waits for to know the workspace's id and the caller's role, and, once they and the page's module
+ * are in, the page's own data (its `startData`). Asked by the render, each would wait for the render
+ * to reach the component that asks, one after the other (docs/dashboard.md).
  */
-export function startPage(queries: QueryClient, basename: string): DashboardPage | undefined {
-  const path = window.location.pathname;
-  const page = dashboardPageAt(path.startsWith(basename) ? path.slice(basename.length) : path);
+export function startPage(
+  queries: QueryClient,
+  basename: string,
+  moduleOf: (page: DashboardPage) => (() => Promise<PageModule>) | undefined,
+): { page: DashboardPage; load?: () => Promise<PageModule>; module?: Promise<PageModule> } | undefined {
+  const at = window.location.pathname;
+  const path = at.startsWith(basename) ? at.slice(basename.length) : at;
+  const page = dashboardPageAt(path);
+  if (!page) return undefined;
+  const load = moduleOf(page);
+  const module = load?.();
   const session = storedSession();
-  if (page && session && DASHBOARD_PATHS[page].startsWith('/:ws')) {
+  if (session && DASHBOARD_PATHS[page].startsWith('/:ws')) {
     const api = createHopClient({ baseUrl: window.location.origin, send: fetchSend, token: session.token, userAgent: 'hop-dashboard' });
-    void queries.prefetchQuery(workspacesQuery(api));
+    const params = pathParams(DASHBOARD_PATHS[page], path);
+    const workspaces = queries.fetchQuery(workspacesQuery(api));
+    // A failure here is the page's to show: it asks again as it renders.
+    void Promise.all([workspaces, module]).then(([list, m]) => {
+      const workspace = list.find((w) => w.slug === params.ws);
+      if (workspace && m?.startData) m.startData({ queries, api, workspace, params });
+    }).catch(() => undefined);
   }
-  return page;
+  return { page, load, module };
 }

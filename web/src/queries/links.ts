@@ -1,6 +1,7 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { BULK_MAX } from '@hop/shared/link-limits';
 import type { AnalyticsQuery, CreateLinkBody, Link, ListLinksQuery, UpdateLinkBody } from '@hop/shared';
+import type { HopClient } from '@hop/shared/client-core';
 import { useApi } from '../api.js';
 import { tagKeys } from './tags.js';
 
@@ -24,17 +25,23 @@ export function useLinks(workspaceId: string, query: ListLinksQuery) {
   });
 }
 
-export function useLink(workspaceId: string, linkId: string) {
-  const api = useApi();
-  return useQuery({ queryKey: linkKeys.detail(workspaceId, linkId), queryFn: async () => (await api.call('getLink', { params: { workspaceId, linkId } })).data });
-}
+/** One link: asked by its page, and as the app starts on that page (link-detail.tsx). */
+export const linkQuery = (api: Pick<HopClient, 'call'>, workspaceId: string, linkId: string) =>
+  queryOptions({ queryKey: linkKeys.detail(workspaceId, linkId), queryFn: async () => (await api.call('getLink', { params: { workspaceId, linkId } })).data });
 
-export function useLinkAnalytics(workspaceId: string, linkId: string, query: AnalyticsQuery) {
-  const api = useApi();
-  return useQuery({
+export const linkAnalyticsQuery = (api: Pick<HopClient, 'call'>, workspaceId: string, linkId: string, query: AnalyticsQuery) =>
+  queryOptions({
     queryKey: linkKeys.analytics(workspaceId, linkId, query),
     queryFn: async () => (await api.call('getLinkAnalytics', { params: { workspaceId, linkId }, query })).data,
   });
+
+export function useLink(workspaceId: string, linkId: string) {
+  return useQuery(linkQuery(useApi(), workspaceId, linkId));
+}
+
+/** `notifyOnChangeProps` narrows what redraws the caller (`['status']`: only its arrival or failure). */
+export function useLinkAnalytics(workspaceId: string, linkId: string, query: AnalyticsQuery, notifyOnChangeProps?: ['status']) {
+  return useQuery({ ...linkAnalyticsQuery(useApi(), workspaceId, linkId, query), notifyOnChangeProps });
 }
 
 /** Lists and tags go stale when a link changes; the link itself is put in place from the answer. */
