@@ -14,6 +14,8 @@ export interface PageStart {
   workspace: Workspace;
   /** The path's parameters (`linkId`), as the router would give them. */
   params: Record<string, string>;
+  /** The address's query (the links list's filters). */
+  search: URLSearchParams;
 }
 
 /** A page's module: its component, and what it asks for as the app starts on it, if anything. */
@@ -58,7 +60,7 @@ export function startPage(
     // A failure here is the page's to show: it asks again as it renders.
     void Promise.all([workspaces, module]).then(([list, m]) => {
       const workspace = list.find((w) => w.slug === params.ws);
-      if (workspace && m?.startData) m.startData({ queries, api, workspace, params });
+      if (workspace && m?.startData) m.startData({ queries, api, workspace, params, search: new URLSearchParams(window.location.search) });
     }).catch(() => undefined);
   }
   return { page, load, module };

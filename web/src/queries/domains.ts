@@ -1,5 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AddDomainBody } from '@hop/shared';
+import type { HopClient } from '@hop/shared/client-core';
 import { useApi } from '../api.js';
 import { useApiMutation } from './api-mutation.js';
 
@@ -7,9 +8,12 @@ export const domainKeys = {
   all: (workspaceId: string) => ['domains', workspaceId] as const,
 };
 
+/** The workspace's domains: asked by the pages and forms that name them, and as the app starts on the links list. */
+export const domainsQuery = (api: Pick<HopClient, 'paginate'>, workspaceId: string) =>
+  queryOptions({ queryKey: domainKeys.all(workspaceId), queryFn: async () => (await api.paginate('listDomains', { params: { workspaceId }, query: { limit: 100 } })).data });
+
 export function useDomains(workspaceId: string) {
-  const api = useApi();
-  return useQuery({ queryKey: domainKeys.all(workspaceId), queryFn: async () => (await api.paginate('listDomains', { params: { workspaceId }, query: { limit: 100 } })).data });
+  return useQuery(domainsQuery(useApi(), workspaceId));
 }
 
 export const useAddDomain = (workspaceId: string) =>

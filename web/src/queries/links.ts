@@ -15,14 +15,13 @@ export const linkKeys = {
   qrCodes: (workspaceId: string, linkId: string) => ['links', workspaceId, 'link', linkId, 'qr'] as const,
 };
 
+/** One page of the workspace's links: asked by the list, and as the app starts on it (links-list.tsx). */
+export const linksQuery = (api: Pick<HopClient, 'call'>, workspaceId: string, query: ListLinksQuery) =>
+  queryOptions({ queryKey: linkKeys.list(workspaceId, query), queryFn: () => api.call('listLinks', { params: { workspaceId }, query }) });
+
 /** One page of the workspace's links; the previous page stays on screen while the next loads. */
 export function useLinks(workspaceId: string, query: ListLinksQuery) {
-  const api = useApi();
-  return useQuery({
-    queryKey: linkKeys.list(workspaceId, query),
-    queryFn: () => api.call('listLinks', { params: { workspaceId }, query }),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery({ ...linksQuery(useApi(), workspaceId, query), placeholderData: keepPreviousData });
 }
 
 /** One link: asked by its page, and as the app starts on that page (link-detail.tsx). */

@@ -1,7 +1,10 @@
 import { lazy, Suspense, useDeferredValue, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { Link as HopLink, ListLinksQuery, Workspace } from '@hop/shared';
-import { useLinks } from '../queries/links.js';
+import { linksQuery, useLinks } from '../queries/links.js';
+import { tagsQuery } from '../queries/tags.js';
+import { domainsQuery } from '../queries/domains.js';
+import type { PageStart } from '../page-start.js';
 import { roleMayCall } from '@hop/shared/access';
 import { dashboardPath } from '@hop/shared/dashboard-paths';
 import { ErrorAlert } from '../components/error-alert.js';
@@ -16,10 +19,9 @@ import { DataTable, type Column } from '../components/data-table.js';
 // Shown once a link is selected; it checks a tag with the link schemas, which load with it.
 const BulkActions = lazy(() => import('../components/link-bulk-actions.js'));
 
-/** The list's query, kept in the address so a filtered view can be shared and reloaded. */
-function useListQuery(): [ListLinksQuery, (patch: Record<string, string | undefined>) => void] {
-  const [search, setSearch] = useSearchParams();
-  const q: ListLinksQuery = {
+/** The list's query as the address says it. */
+function listQueryOf(search: URLSearchParams): ListLinksQuery {
+  return {
     q: search.get('q') || undefined,
     tags: search.get('tags') || undefined,
     domain: search.get('domain') || undefined,
@@ -28,6 +30,22 @@ function useListQuery(): [ListLinksQuery, (patch: Record<string, string | undefi
     cursor: search.get('cursor') || undefined,
     limit: 20,
   };
+}
+
+/**
+ * Asked for as the app starts on this page, once the workspaces are in (page-start.ts): the list,
+ * and the tags and domains its filters name, together, rather than as the render reaches each.
+ */
+export function startData({ queries, api, workspace, search }: PageStart) {
+  void queries.prefetchQuery(linksQuery(api, workspace.id, listQueryOf(search)));
+  void queries.prefetchQuery(tagsQuery(api, workspace.id));
+  void queries.prefetchQuery(domainsQuery(api, workspace.id));
+}
+
+/** The list's query, kept in the address so a filtered view can be shared and reloaded. */
+function useListQuery(): [ListLinksQuery, (patch: Record<string, string | undefined>) => void] {
+  const [search, setSearch] = useSearchParams();
+  const q = listQueryOf(search);
   const update = (patch: Record<string, string | undefined>) => {
     const next = new URLSearchParams(search);
     for (const [k, v] of Object.entries(patch)) if (v) next.set(k, v); else next.delete(k);
