@@ -18,10 +18,20 @@ import { targetLabel } from '../link-form/targets.js';
 import { useConfirm } from '../components/confirm.js';
 import { useStaged } from '../components/staged.js';
 
-// The edit form, below the fold, checks its fields with the link schemas (zod, built when their
-// module loads): its chunk loads after the rest of the page has rendered, and a Suspense retry
-// renders it in short tasks.
-const LinkForm = lazy(() => import('../link-form/link-form.js').then((m) => ({ default: m.LinkForm })));
+// The edit form, below the fold, is drawn after the rest of the page. Its chunk (no zod: the
+// form loads its check when first used) is asked for with the page's data (startData), while the
+// app waits for the server, and once loaded is handed to React as a thenable that answers at once:
+// a lazy component whose module is still pending first commits its fallback, and React then holds
+// the form back until 300 ms after that commit.
+type FormModule = typeof import('../link-form/link-form.js');
+let formModule: FormModule | undefined;
+const loadForm = () => import('../link-form/link-form.js').then((m) => (formModule = m));
+const LinkForm = lazy(() => {
+  const module = formModule;
+  return module
+    ? { then: (use: (m: { default: FormModule['LinkForm'] }) => void) => use({ default: module.LinkForm }) } as Promise<{ default: FormModule['LinkForm'] }>
+    : loadForm().then((m) => ({ default: m.LinkForm }));
+});
 
 /** The range the analytics open with. */
 const FIRST_RANGE: Range = { days: 30 };
@@ -29,13 +39,14 @@ const FIRST_RANGE: Range = { days: 30 };
 /**
  * Asked for as the app starts on this page, once the workspaces are in (page-start.ts): the link,
  * its analytics and its QR codes, together, so that the server answers them before the page is
- * drawn, not while it is.
+ * drawn, not while it is; and the edit form's chunk.
  */
 export function startData({ queries, api, workspace, params }: PageStart) {
   const linkId = params.linkId ?? '';
   void queries.prefetchQuery(linkQuery(api, workspace.id, linkId));
   void queries.prefetchQuery(linkAnalyticsQuery(api, workspace.id, linkId, FIRST_RANGE));
   void queries.prefetchQuery(qrCodesQuery(api, workspace.id, linkId));
+  void loadForm().catch(() => undefined);
 }
 
 function LinkAnalytics({ workspace, link }: { workspace: Workspace; link: Link }) {
@@ -85,8 +96,8 @@ function LinkDetail({ workspace, userId }: { workspace: Workspace; userId?: stri
   // machine where both share the CPU. Only their status is watched here (each part reads its own).
   const firstAnalytics = useLinkAnalytics(workspace.id, linkId, FIRST_RANGE, ['status']);
   const firstQrCodes = useQrCodes(workspace.id, linkId, ['status']);
-  const [othersIn, setOthersIn] = useState(false);
-  if (!othersIn && firstAnalytics.status !== 'pending' && firstQrCodes.status !== 'pending') setOthersIn(true);
+  // Their arrival is a synchronous update too: the page is drawn from a deferred copy of it.
+  const othersIn = useDeferredValue(firstAnalytics.status !== 'pending' && firstQrCodes.status !== 'pending');
   // The query's answer arrives as a synchronous update, which would draw the whole page in one long
   // task; the page is drawn from this copy instead, in a transition that React splits into short ones.
   const link = useDeferredValue(q.data);
