@@ -6,6 +6,7 @@ import type { Link, UpdateLinkBody, Workspace } from '@hop/shared';
 import { useSession } from '../session.js';
 import { linkAnalyticsQuery, linkQuery, useCheckLink, useDeleteLink, useLink, useLinkAnalytics, useUpdateLink } from '../queries/links.js';
 import { qrCodesQuery, useQrCodes } from '../queries/qr-codes.js';
+import { domainsQuery } from '../queries/domains.js';
 import type { PageStart } from '../page-start.js';
 import { Page } from '../components/layout.js';
 import { WithWorkspace } from '../components/workspace-gate.js';
@@ -39,13 +40,15 @@ const FIRST_RANGE: Range = { days: 30 };
 /**
  * Asked for as the app starts on this page, once the workspaces are in (page-start.ts): the link,
  * its analytics and its QR codes, together, so that the server answers them before the page is
- * drawn, not while it is; and the edit form's chunk.
+ * drawn, not while it is; and the edit form's chunk with the domains its domain select names (asked
+ * by the form, they were worked out by the server while the browser laid the form out).
  */
 export function startData({ queries, api, workspace, params }: PageStart) {
   const linkId = params.linkId ?? '';
   void queries.prefetchQuery(linkQuery(api, workspace.id, linkId));
   void queries.prefetchQuery(linkAnalyticsQuery(api, workspace.id, linkId, FIRST_RANGE));
   void queries.prefetchQuery(qrCodesQuery(api, workspace.id, linkId));
+  void queries.prefetchQuery(domainsQuery(api, workspace.id));
   void loadForm().catch(() => undefined);
 }
 
