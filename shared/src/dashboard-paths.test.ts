@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DASHBOARD_PATHS, dashboardPageAt, dashboardPath, type DashboardPage } from './dashboard-paths.js';
+import { DASHBOARD_PATHS, dashboardPageAt, dashboardParamsAt, dashboardPath, type DashboardPage } from './dashboard-paths.js';
 
 test('a page path fills and encodes its parameters, and refuses a missing one', () => {
   assert.equal(dashboardPath('billing', { ws: 'acme' }), '/acme/settings/billing');
@@ -23,4 +23,12 @@ test('a path names the page the router opens: fixed segments win over parameters
   for (const page of Object.keys(DASHBOARD_PATHS) as DashboardPage[]) {
     assert.equal(dashboardPageAt(DASHBOARD_PATHS[page].replace(/:([A-Za-z]+)/g, 'x1')), page, page);
   }
+});
+
+test("a path's parameters are the inverse of dashboardPath, and a malformed escape is kept as it stands", () => {
+  const params = { ws: 'acme', linkId: 'lnk 1/é' };
+  assert.deepEqual(dashboardParamsAt('link', dashboardPath('link', params)), params);
+  assert.deepEqual(dashboardParamsAt('link', '/acme/links/%E0%A4'), { ws: 'acme', linkId: '%E0%A4' });
+  assert.deepEqual(dashboardParamsAt('links', '/acme/links/'), { ws: 'acme' });
+  assert.deepEqual(dashboardParamsAt('login', '/login'), {});
 });

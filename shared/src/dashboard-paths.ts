@@ -59,3 +59,22 @@ export function dashboardPageAt(path: string): DashboardPage | undefined {
   }
   return best?.page;
 }
+
+/**
+ * The parameters of a path opened on `page` (the inverse of `dashboardPath`): `{ ws, linkId }`,
+ * each decoded as the router decodes it. A segment that is not valid percent-encoding is kept as
+ * it stands, so a mistyped address shows the page's "not found" rather than stopping the app.
+ */
+export function dashboardParamsAt(page: DashboardPage, path: string): Record<string, string> {
+  const parts = segments(path);
+  const params: Record<string, string> = {};
+  segments(DASHBOARD_PATHS[page]).forEach((w, i) => {
+    if (!w.startsWith(':') || parts[i] === undefined) return;
+    try {
+      params[w.slice(1)] = decodeURIComponent(parts[i]);
+    } catch {
+      params[w.slice(1)] = parts[i];
+    }
+  });
+  return params;
+}

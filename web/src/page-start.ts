@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { Workspace } from '@hop/shared';
 import { createHopClient, type HopClient } from '@hop/shared/client-core';
-import { DASHBOARD_PATHS, dashboardPageAt, type DashboardPage } from '@hop/shared/dashboard-paths';
+import { DASHBOARD_PATHS, dashboardPageAt, dashboardParamsAt, type DashboardPage } from '@hop/shared/dashboard-paths';
 import { storedSession } from './session.js';
 import { fetchSend } from './transport/fetch-send.js';
 import { workspacesQuery } from './queries/workspaces.js';
@@ -22,16 +22,6 @@ export interface PageStart {
 export interface PageModule {
   default: ComponentType;
   startData?: (start: PageStart) => void;
-}
-
-/** The parameters of `path` under `pattern` (which `dashboardPageAt` matched). */
-function pathParams(pattern: string, path: string): Record<string, string> {
-  const parts = path.split('/').filter(Boolean);
-  const params: Record<string, string> = {};
-  pattern.split('/').filter(Boolean).forEach((p, i) => {
-    if (p.startsWith(':')) params[p.slice(1)] = decodeURIComponent(parts[i] ?? '');
-  });
-  return params;
 }
 
 /**
@@ -55,7 +45,7 @@ export function startPage(
   const session = storedSession();
   if (session && DASHBOARD_PATHS[page].startsWith('/:ws')) {
     const api = createHopClient({ baseUrl: window.location.origin, send: fetchSend, token: session.token, userAgent: 'hop-dashboard' });
-    const params = pathParams(DASHBOARD_PATHS[page], path);
+    const params = dashboardParamsAt(page, path);
     const workspaces = queries.fetchQuery(workspacesQuery(api));
     // A failure here is the page's to show: it asks again as it renders.
     void Promise.all([workspaces, module]).then(([list, m]) => {
