@@ -1,4 +1,4 @@
-import { lazy, startTransition, StrictMode, Suspense } from 'react';
+import { startTransition, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Navigate, Route, Routes, useParams } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import { fetchSend } from './transport/fetch-send.js';
 import { Layout } from './components/layout.js';
 import { RequireSession } from './components/require-session.js';
 import { Loading } from './components/states.js';
+import { lazyPreloaded } from './components/lazy-preloaded.js';
 import { startPage, type PageModule } from './page-start.js';
 import { PAGE_MODULES } from './pages.js';
 import './styles.css';
@@ -20,17 +21,16 @@ const pageModule = (name: DashboardPage): (() => Promise<PageModule>) | undefine
   return entry && ROUTE_MODULES[`./routes/${entry[0]}.tsx`];
 };
 
-/** Page modules already loaded: the opened page's, asked for as the app starts (below). */
-const loaded = new Map<() => Promise<PageModule>, PageModule>();
+/** Each page's lazy component, made once per chunk: the opened page's is preloaded as the app starts (below). */
+const lazyPages = new Map<() => Promise<PageModule>, ReturnType<typeof lazyPreloaded<PageModule>>>();
+const lazyPage = (load: () => Promise<PageModule>) => {
+  let entry = lazyPages.get(load);
+  if (!entry) lazyPages.set(load, (entry = lazyPreloaded(load)));
+  return entry;
+};
 
 const page = (load: () => Promise<PageModule>, signedIn: boolean) => {
-  // A loaded module is handed to React as a thenable that answers at once, so the page renders
-  // without first committing its fallback; React would then hold the page back until 300 ms after
-  // that (its throttle on revealing Suspense content).
-  const Page = lazy(() => {
-    const module = loaded.get(load);
-    return module ? { then: (use: (m: typeof module) => void) => use(module) } as Promise<typeof module> : load();
-  });
+  const { Component: Page } = lazyPage(load);
   const el = <Suspense fallback={<Loading />}><Page /></Suspense>;
   return signedIn ? <RequireSession>{el}</RequireSession> : el;
 };
@@ -49,13 +49,11 @@ const queries = new QueryClient({
 // Where the server mounted the app (its <base href>), so links and reloads agree.
 const basename = new URL(document.baseURI).pathname.replace(/\/+$/, '') || '/';
 
-// The opened page's chunk (which the server's HTML preloads) is evaluated while React draws the
-// shell. A chunk that fails to load here is loaded again, and its failure shown, by the page.
-const opened = startPage(queries, basename, pageModule);
-if (opened?.load && opened.module) {
-  const load = opened.load;
-  opened.module.then((m) => loaded.set(load, m), () => undefined);
-}
+// The opened page's chunk and data are asked for before the first render (page-start.ts).
+startPage(queries, basename, (name) => {
+  const load = pageModule(name);
+  return load && lazyPage(load).preload;
+});
 
 // A transition, which React renders in short tasks that leave the main thread free in between,
 // rather than one long task (the first render is otherwise synchronous).

@@ -25,8 +25,9 @@ export interface PageModule {
 }
 
 /**
- * The page the app opens at, with its module and what it needs asked for while the app's script
- * runs, before the first render: on a workspace's page, the caller's workspaces, which the page
+ * Asks, while the app's script runs and before its first render, for what the page it opens at
+ * needs: the page's chunk (`preload`, which the server's HTML names as a modulepreload, evaluated
+ * while React draws the shell) and, on a workspace's page, the caller's workspaces, which the page
  * waits for to know the workspace's id and the caller's role, and, once they and the page's module
  * are in, the page's own data (its `startData`). Asked by the render, each would wait for the render
  * to reach the component that asks, one after the other (docs/dashboard.md).
@@ -34,14 +35,15 @@ export interface PageModule {
 export function startPage(
   queries: QueryClient,
   basename: string,
-  moduleOf: (page: DashboardPage) => (() => Promise<PageModule>) | undefined,
-): { page: DashboardPage; load?: () => Promise<PageModule>; module?: Promise<PageModule> } | undefined {
+  preload: (page: DashboardPage) => (() => Promise<PageModule>) | undefined,
+): DashboardPage | undefined {
   const at = window.location.pathname;
   const path = at.startsWith(basename) ? at.slice(basename.length) : at;
   const page = dashboardPageAt(path);
   if (!page) return undefined;
-  const load = moduleOf(page);
-  const module = load?.();
+  const module = preload(page)?.();
+  // A chunk that fails to load here is loaded again, and its failure shown, by the page.
+  module?.catch(() => undefined);
   const session = storedSession();
   if (session && DASHBOARD_PATHS[page].startsWith('/:ws')) {
     const api = createHopClient({ baseUrl: window.location.origin, send: fetchSend, token: session.token, userAgent: 'hop-dashboard' });
@@ -53,5 +55,5 @@ export function startPage(
       if (workspace && m?.startData) m.startData({ queries, api, workspace, params, search: new URLSearchParams(window.location.search) });
     }).catch(() => undefined);
   }
-  return { page, load, module };
+  return page;
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useDeferredValue, useState } from 'react';
+import { Suspense, useDeferredValue, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { mayChange, roleMayCall } from '@hop/shared/access';
 import { dashboardPath } from '@hop/shared/dashboard-paths';
@@ -18,21 +18,12 @@ import { LinkQrCodes } from '../components/link-qr-codes.js';
 import { targetLabel } from '../link-form/targets.js';
 import { useConfirm } from '../components/confirm.js';
 import { useStaged } from '../components/staged.js';
+import { lazyPreloaded } from '../components/lazy-preloaded.js';
 
 // The edit form, below the fold, is drawn after the rest of the page. Its chunk (no zod: the
 // form loads its check when first used) is asked for with the page's data (startData), while the
-// app waits for the server, and once loaded is handed to React as a thenable that answers at once:
-// a lazy component whose module is still pending first commits its fallback, and React then holds
-// the form back until 300 ms after that commit.
-type FormModule = typeof import('../link-form/link-form.js');
-let formModule: FormModule | undefined;
-const loadForm = () => import('../link-form/link-form.js').then((m) => (formModule = m));
-const LinkForm = lazy(() => {
-  const module = formModule;
-  return module
-    ? { then: (use: (m: { default: FormModule['LinkForm'] }) => void) => use({ default: module.LinkForm }) } as Promise<{ default: FormModule['LinkForm'] }>
-    : loadForm().then((m) => ({ default: m.LinkForm }));
-});
+// app waits for the server, so it is in by the time the form is drawn.
+const { Component: LinkForm, preload: preloadForm } = lazyPreloaded(() => import('../link-form/link-form.js').then((m) => ({ default: m.LinkForm })));
 
 /** The range the analytics open with. */
 const FIRST_RANGE: Range = { days: 30 };
@@ -49,7 +40,7 @@ export function startData({ queries, api, workspace, params }: PageStart) {
   void queries.prefetchQuery(linkAnalyticsQuery(api, workspace.id, linkId, FIRST_RANGE));
   void queries.prefetchQuery(qrCodesQuery(api, workspace.id, linkId));
   void queries.prefetchQuery(domainsQuery(api, workspace.id));
-  void loadForm().catch(() => undefined);
+  void preloadForm().catch(() => undefined);
 }
 
 function LinkAnalytics({ workspace, link }: { workspace: Workspace; link: Link }) {
